@@ -1,0 +1,1 @@
+"""Golden cases, clause catalogs and card pools (package data of ``oracle.cases``)."""

@@ -1,0 +1,1 @@
+"""Hypothesis strategies for boards and scripts, per game (``oracle.generators``)."""

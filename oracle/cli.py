@@ -1,0 +1,243 @@
+"""The ``tcg-oracle`` command.
+
+Exit codes, for every command: 0 as expected; 1 failures or regressions; 2 bad usage or invalid case
+files; 3 the engine under test could not be started or broke the protocol.
+
+Start-up stays light: argparse only; each command imports what it needs when it runs (``run`` never
+imports z3 or hypothesis).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
+DEFAULT_RESULTS = "out/results.json"
+DEFAULT_REPORT = "out/report.html"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tcg-oracle", description=__doc__.split("\n\n")[0])
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="replay golden cases on an engine; write results and a report")
+    run.add_argument("--engine", default="reference", metavar="SPEC",
+                     help="reference (default), py:module:factory, cmd:\"program args\", mutant:NAME")
+    run.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")
+    run.add_argument("--cases", action="append", metavar="PATH", type=Path,
+                     help="case files or folders (default: every game's cases)")
+    run.add_argument("-k", metavar="EXPR", help='select by words of id, title, clause: "ijinden and not qa"')
+    run.add_argument("--ruleset", metavar="R", help="run only cases that hold for this edition")
+    run.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
+    run.add_argument("--results", default=DEFAULT_RESULTS, metavar="FILE", help=f"(default {DEFAULT_RESULTS})")
+    run.add_argument("--report", default=DEFAULT_REPORT, metavar="FILE",
+                     help=f"HTML report (default {DEFAULT_REPORT}); '' for none")
+    run.add_argument("--junit", metavar="FILE", help="also write JUnit XML")
+    run.add_argument("--baseline", metavar="FILE", help="expected statuses; exit 1 only on regressions")
+    run.add_argument("--update-baseline", action="store_true", help="write the baseline from this run")
+    run.add_argument("--timeout", type=float, default=10.0, metavar="S", help="per-case timeout (default 10)")
+    run.add_argument("--quiet", action="store_true", help="no summary table")
+
+    val = sub.add_parser("validate", help="check case files, catalogs and card pools")
+    val.add_argument("paths", nargs="*", type=Path, metavar="PATH")
+
+    sch = sub.add_parser("schema", help="print a JSON Schema")
+    sch.add_argument("name", choices=["case", "catalog", "cards", "protocol", "results"])
+
+    serve = sub.add_parser("serve", help="run the reference engine over the JSON-lines protocol")
+    serve.add_argument("--game", action="append", metavar="G")
+
+    merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
+    merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
+    merge.add_argument("--out", required=True, type=Path, metavar="FILE")
+
+    rep = sub.add_parser("report", help="render results files as one HTML report")
+    rep.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
+    rep.add_argument("--out", required=True, type=Path, metavar="FILE")
+    rep.add_argument("--baseline", metavar="FILE")
+
+    exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
+    exp.add_argument("case_id", metavar="CASE_ID")
+    exp.add_argument("--engine", default="reference", metavar="SPEC")
+
+    bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.version:
+        from . import __version__
+
+        print(f"tcg-oracle {__version__}")
+        return EXIT_OK
+    if not args.command:
+        _parser().print_help()
+        return EXIT_USAGE
+    handler = _COMMANDS[args.command]
+    try:
+        return handler(args)
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from . import registry
+    from .core.errors import EngineStartError
+    from .harness.engine import make_engine
+    from .harness.runner import run_suite
+    from .harness.select import SelectError
+    from .loader import load_suite
+
+    games = args.game or None
+    for g in games or []:
+        if g not in registry.names():
+            return _usage(f"--game {g!r}: unknown game; the games are {', '.join(registry.names())}")
+    shard = None
+    if args.shard:
+        from .harness.shards import parse_shard
+
+        try:
+            shard = parse_shard(args.shard)
+        except ValueError as exc:
+            return _usage(str(exc))
+    suite = load_suite(args.cases, games=games)
+    try:
+        engine = make_engine(args.engine)
+        command = "tcg-oracle " + " ".join(sys.argv[1:]) if sys.argv and "tcg-oracle" in sys.argv[0] else None
+        try:
+            results = run_suite(engine, suite, ruleset=args.ruleset, k=args.k, games=games,
+                                timeout=args.timeout, shard=shard, command=command)
+        finally:
+            engine.close()
+    except SelectError as exc:
+        return _usage(str(exc))
+    except EngineStartError as exc:
+        print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
+        return EXIT_ENGINE
+    except (KeyError, ValueError) as exc:
+        return _usage(str(exc.args[0] if exc.args else exc))
+
+    _write_json(Path(args.results), results.model_dump(mode="json", exclude_none=True))
+    if args.report:
+        from .reports import render_report
+
+        render_report([results], Path(args.report))
+    if args.junit:
+        from .harness.junit import write_junit
+
+        write_junit(results, Path(args.junit))
+    code = EXIT_OK
+    if args.baseline or args.update_baseline:
+        from .harness.baseline import gate
+
+        code = gate(results, args.baseline, update=args.update_baseline)
+    elif results.summary.get("fail") or results.summary.get("error"):
+        code = EXIT_FAIL
+    if suite.errors:
+        for err in suite.errors:
+            print(f"invalid case file: {err}", file=sys.stderr)
+        code = EXIT_USAGE
+    if not args.quiet:
+        _print_summary(results, args.results, args.report)
+    return code
+
+
+def _print_summary(results, results_path: str, report_path: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    per_game: dict[str, dict[str, int]] = {}
+    for c in results.cases:
+        row = per_game.setdefault(c.game, {"pass": 0, "fail": 0, "error": 0, "skip": 0})
+        row[c.status] += 1
+    table = Table(title=f"tcg-oracle · engine {results.engine.name} {results.engine.version}"
+                        + (" · PARTIAL" if results.partial else ""))
+    for col in ("game", "pass", "fail", "error", "skip", "total"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    for game, row in sorted(per_game.items()):
+        table.add_row(game, *(str(row[s]) for s in ("pass", "fail", "error", "skip")), str(sum(row.values())))
+    s = results.summary
+    table.add_row("all", *(str(s.get(k, 0)) for k in ("pass", "fail", "error", "skip")), str(len(results.cases)),
+                  style="bold")
+    console = Console(stderr=False)
+    console.print(table)
+    for c in results.cases:
+        if c.status in ("fail", "error"):
+            why = c.divergence.message if c.divergence else (c.error or "")
+            console.print(f"[red]{c.status}[/red] {c.id}: {why}", markup=True, highlight=False)
+    console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from . import registry
+    from .core.errors import CaseFileError
+    from .loader import CATALOG_FILE, CARDS_FILE, game_dir, load_cards, load_catalog, load_suite
+
+    errors: list[str] = []
+    for g in registry.names():
+        for what, loader_ in ((CATALOG_FILE, load_catalog), (CARDS_FILE, load_cards)):
+            if (game_dir(g) / what).exists():
+                try:
+                    loader_(g)
+                except CaseFileError as exc:
+                    errors.append(str(exc))
+    suite = load_suite(args.paths or None)
+    errors.extend(str(e) for e in suite.errors)
+    for e in errors:
+        print(e, file=sys.stderr)
+    print(f"{len(suite.cases)} valid case(s), {len(errors)} error(s)")
+    return EXIT_USAGE if errors else EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .model import json_schema
+
+    print(json.dumps(json_schema(args.name), indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _lazy(module: str, func: str = "main"):
+    def handler(args: argparse.Namespace) -> int:
+        import importlib
+
+        return getattr(importlib.import_module(module, __package__), func)(args)
+
+    return handler
+
+
+def _usage(message: str) -> int:
+    print(f"tcg-oracle: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
+_COMMANDS = {
+    "run": cmd_run,
+    "validate": cmd_validate,
+    "schema": cmd_schema,
+    "serve": _lazy(".harness.serve"),
+    "merge": _lazy(".harness.merge"),
+    "report": _lazy(".reports.cli"),
+    "explain": _lazy(".explain"),
+    "bench": _lazy(".bench"),
+}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

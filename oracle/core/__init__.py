@@ -1,0 +1,1 @@
+"""Game-independent machinery of the reference engines: vocabulary, trace, script, board, triggers."""

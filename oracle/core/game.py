@@ -1,0 +1,50 @@
+"""What a game module provides, and the common run loop of every reference engine."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, TypeVar
+
+from ..model import CaseReply, CaseRequest, TraceEntry
+from .script import GameOver, Script
+from .trace import Trace
+from .vocabulary import Vocabulary
+
+S = TypeVar("S")
+
+
+class Game(Protocol):
+    """A game of the registry. ``run`` is its reference engine: a case request in, a reply out."""
+
+    name: str
+    title: str
+    seed: str
+    vocabulary: Vocabulary
+
+    def run(self, request: CaseRequest) -> CaseReply: ...
+
+
+def run_procedure(
+    request: CaseRequest,
+    build: Callable[[CaseRequest, Trace], S],
+    play: Callable[[S, Script], None],
+    project: Callable[[S], dict[str, Any]],
+) -> CaseReply:
+    """Build the state from the setup, play the script to its end (or to a win), project the end state.
+
+    Script errors (a missing or left-over decision) propagate: the runner reports them as ``error``.
+    """
+    trace = Trace()
+    state = build(request, trace)
+    script = Script(request.script, trace)
+    winner = None
+    try:
+        play(state, script)
+    except GameOver as over:
+        winner = over.winner
+        script.finish("the game is over")
+    else:
+        script.finish("the engine reached the end of the procedure")
+    entries = [TraceEntry.model_construct(moment=e.moment, kind=e.kind, args=e.args, clause=e.clause)
+               for e in trace.entries]
+    return CaseReply.model_construct(type="result", id=request.id, trace=entries,
+                                     final=project(state), winner=winner, error=None)

@@ -1,0 +1,68 @@
+"""The closed, namespaced vocabulary a game declares: events, decisions, refusal reasons, zones,
+abilities and the fields of the final-state projection. Cases are checked against it when loaded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class EventSpec:
+    """An observable event. ``primary`` is the field a short form names: ``{became_attacker: a}``."""
+
+    kind: str
+    fields: tuple[str, ...]
+    doc: str
+    primary: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionSpec:
+    kind: str
+    args: str
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class AbilitySpec:
+    name: str
+    params: str
+    doc: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    game: str
+    events: dict[str, EventSpec]
+    decisions: dict[str, DecisionSpec]
+    reasons: dict[str, str]
+    zones: tuple[str, ...]
+    abilities: dict[str, AbilitySpec]
+    player_fields: dict[str, str] = field(default_factory=dict)
+    card_fields: dict[str, str] = field(default_factory=dict)
+
+
+def specs(*items):
+    """Index specs by their kind or name."""
+    return {getattr(i, "kind", None) or i.name: i for i in items}
+
+
+# Events every game shares. Games add their own; the names are namespaced by the case's game.
+CORE_EVENTS: tuple[EventSpec, ...] = (
+    EventSpec("decided", ("at", "player", "decision"), "A decision of the script was accepted", "at"),
+    EventSpec("rejected", ("at", "player", "reason"), "A decision was refused; nothing changed", "at"),
+    EventSpec("won", ("player",), "A player wins the game", "player"),
+    EventSpec("lost", ("player",), "A player loses the game", "player"),
+    EventSpec("drew", ("player", "count"), "A player draws cards", "player"),
+    EventSpec("moved", ("card", "from", "to", "player"), "A card changes zones", "card"),
+    EventSpec("triggered", ("card", "ability", "player"), "A triggered ability triggers", "card"),
+    EventSpec("resolved", ("card", "ability", "player"), "A triggered ability resolves", "card"),
+)
+
+CORE_REASONS: dict[str, str] = {
+    "not_your_decision": "the decision belongs to another player",
+    "unexpected_decision": "the engine is not asking for a decision of this kind now",
+    "unknown_object": "the decision names a card or player that is not in the game",
+    "malformed_decision": "the decision's arguments do not have the shape its kind needs",
+}

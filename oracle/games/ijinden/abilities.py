@@ -1,0 +1,200 @@
+"""Ijinden triggered abilities: which event triggers what, and what each does when it resolves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...core.script import Decision, Refusal
+
+if TYPE_CHECKING:
+    from .rules import Procedure
+
+OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
+            "block_unattack", "block_destroy"}
+"""Abilities worded 「発動できる」: their controller may decline them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A triggered ability that has triggered and waits to resolve."""
+
+    card: str
+    ability: str
+    params: Any
+    player: str
+    subject: str | None = None
+    """The card the event was about (the lone attacker)."""
+
+
+# -- which events trigger what ----------------------------------------------------------------
+
+def on_became_attackers(proc: "Procedure", attackers: list[str]) -> list[Pending]:
+    """A4: 航海 - アタッカーになったとき."""
+    out = []
+    for a in attackers:
+        card = proc.state.card(a)
+        for name, params in proc.state.abilities(card):
+            if name in ("voyage_draw", "voyage_draw_discard"):
+                out.append(Pending(a, name, params, card.controller))
+    return out
+
+
+def on_attacked(proc: "Procedure", player: str, attackers: list[str]) -> list[Pending]:
+    """A4: 自分が1体だけでアタックしたとき / 相手が3体以上でアタックしたとき."""
+    out = []
+    for card in proc.state.on_battlefield():
+        for name, params in proc.state.abilities(card):
+            if name == "lone_attack_double_pressure" and card.controller == player and len(attackers) == 1:
+                out.append(Pending(card.id, name, params, card.controller, subject=attackers[0]))
+            elif name == "three_attackers_destroy" and card.controller != player and len(attackers) >= 3:
+                out.append(Pending(card.id, name, params, card.controller))
+    return out
+
+
+def on_became_blockers(proc: "Procedure", blockers: list[str]) -> list[Pending]:
+    """B4: ブロッカーになったとき."""
+    out = []
+    for b in blockers:
+        card = proc.state.card(b)
+        for name, params in proc.state.abilities(card):
+            if name in ("block_draw", "block_unattack", "block_destroy"):
+                out.append(Pending(b, name, params, card.controller))
+    return out
+
+
+def on_destroyed(proc: "Procedure", cards: list[str]) -> list[Pending]:
+    """D3: 破壊されたとき."""
+    out = []
+    for cid in cards:
+        card = proc.state.card(cid)
+        for name, params in proc.state.abilities(card):
+            if name == "undestroy":
+                out.append(Pending(cid, name, params, card.controller))
+    return out
+
+
+def on_put_into_graveyard(proc: "Procedure", cards: list[str]) -> list[Pending]:
+    """D5: （戦場から）墓地に置かれたとき -- 遺業, 冥府発動."""
+    out = []
+    for cid in cards:
+        card = proc.state.card(cid)
+        for name, params in card.abilities:
+            if name in ("legacy_draw", "netherworld_unattack", "netherworld_destroy"):
+                out.append(Pending(cid, name, params, card.owner))
+    return out
+
+
+# -- what each does -----------------------------------------------------------------------------
+
+def resolve(proc: "Procedure", t: Pending, clause: str) -> None:
+    """Resolve one triggered ability (its nested triggers resolve inside, before the next one)."""
+    state, trace = proc.state, proc.trace
+    choice: dict[str, Any] = {}
+    if t.ability in OPTIONAL:
+        taken = proc.script.decide(t.player, ("activate", "decline"), clause,
+                                   lambda d: _validate_use(proc, t, d))
+        assert taken is not None
+        decision, choice = taken
+        if decision.kind == "decline":
+            return
+    if t.ability == "undestroy" and t.card not in state.destroyed:
+        return  # nothing left to do: it is no longer destroyed
+    later = []
+    if t.ability == "undestroy":
+        # The cost is paid as it is used: 「ガーディアン1体を墓地に置いて発動できる」. What that triggers
+        # resolves after this ability (nested, before the remaining ones).
+        later = proc.put_into_graveyard([choice["cost"]], clause, clause, resolve=False)
+    trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
+    _EFFECTS[t.ability](proc, t, choice, clause)
+    proc.resolve_all(later, clause)
+
+
+def _validate_use(proc: "Procedure", t: Pending, d: Decision) -> dict[str, Any]:
+    if d.kind == "decline":
+        if d.args != t.card:
+            raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
+        return {}
+    args = d.args if isinstance(d.args, dict) else {"card": d.args}
+    if args.get("card") != t.card:
+        raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
+    state = proc.state
+    target, cost = args.get("target"), args.get("cost")
+    if t.ability in ("three_attackers_destroy", "netherworld_unattack", "netherworld_destroy", "block_unattack"):
+        if target not in state.board.cards or not state.is_attacker(target):
+            raise Refusal("illegal_target", "choose an attacker")
+    elif t.ability == "block_destroy":
+        if target not in state.board.cards or state.card(target).zone != "battlefield":
+            raise Refusal("illegal_target", "choose a card on the battlefield")
+    elif t.ability == "undestroy":
+        c = state.board.cards.get(cost)
+        if (c is None or c.zone != "battlefield" or c.controller != t.player or not state.is_guardian(c)
+                or cost == t.card):
+            raise Refusal("illegal_cost", "put one of your guardians on the battlefield into the graveyard")
+    return args
+
+
+def _draw(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+    proc.state.board.draw(t.player, int(t.params or 1), clause)
+
+
+def _draw_discard(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+    """航海 - 1ドローして、自分の手札1枚を墓地に置く."""
+    params = t.params or {}
+    board = proc.state.board
+    board.draw(t.player, int(params.get("draw", 1)), clause)
+    for _ in range(int(params.get("discard", 1))):
+        if not board.zone(t.player, "hand"):
+            return
+
+        def pick(d: Decision) -> str:
+            if d.args not in board.zone(t.player, "hand"):
+                raise Refusal("not_in_hand", f"{d.args!r} is not in {t.player}'s hand")
+            return d.args
+
+        _, card = proc.script.decide(t.player, ("discard",), clause, pick)
+        board.move(card, "graveyard", clause)
+
+
+def _gain_double_pressure(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+    """このターンの間、アタッカーは「ダブルプレッシャー」を得る."""
+    if t.subject and proc.state.is_attacker(t.subject):
+        proc.state.gained.setdefault(t.subject, []).append(("double_pressure", None))
+        proc.trace.emit("gained", clause, card=t.subject, ability="double_pressure")
+
+
+def _unattack_and_destroy_self(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+    """そのアタッカーをアタッカーでない状態にして、これを破壊する."""
+    with proc.trace.simultaneous():
+        proc.cease_attacker(choice["target"], clause)
+    proc.destroy([t.card], clause, clause, clause, clause)
+
+
+def _unattack(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+    with proc.trace.simultaneous():
+        proc.cease_attacker(choice["target"], clause)
+
+
+def _destroy_target(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+    proc.destroy([choice["target"]], clause, clause, clause, clause)
+
+
+def _undestroy(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+    """これを破壊されていない状態にする (the cost was paid as it was used)."""
+    proc.state.destroyed.discard(t.card)
+    proc.trace.emit("undestroyed", clause, card=t.card)
+
+
+_EFFECTS = {
+    "voyage_draw": _draw,
+    "block_draw": _draw,
+    "legacy_draw": _draw,
+    "voyage_draw_discard": _draw_discard,
+    "lone_attack_double_pressure": _gain_double_pressure,
+    "three_attackers_destroy": _unattack_and_destroy_self,
+    "netherworld_unattack": _unattack,
+    "block_unattack": _unattack,
+    "netherworld_destroy": _destroy_target,
+    "block_destroy": _destroy_target,
+    "undestroy": _undestroy,
+}

@@ -1,0 +1,337 @@
+"""The Ijinden battle procedure, step by step as seed 000 gives it: A1-A4, B1-B4, C1-C2, D1-D6.
+
+Every trace entry carries the clause that produced it; what the rules make simultaneous is one moment.
+Readings where the seed is silent are the catalog's assumptions (``cases/ijinden/rules.yaml``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.game import run_procedure
+from ...core.script import Decision, GameOver, Refusal, Script
+from ...model import CaseReply, CaseRequest
+from . import abilities as ab
+from .state import Battle, State, build, project
+
+BATTLE = "ijinden:BATTLE"
+A1, A2, A3, A4 = "ijinden:A1", "ijinden:A2", "ijinden:A3", "ijinden:A4"
+B1, B2, B3, B4 = "ijinden:B1", "ijinden:B2", "ijinden:B3", "ijinden:B4"
+C1, C1A, C1B, C2 = "ijinden:C1", "ijinden:C1a", "ijinden:C1b", "ijinden:C2"
+D1, D2, D3, D4, D5, D6 = (f"ijinden:D{i}" for i in range(1, 7))
+CEASE_ATTACKER, CEASE_BLOCKER = "ijinden:CEASE-ATTACKER", "ijinden:CEASE-BLOCKER"
+PASS_THROUGH_1, PASS_THROUGH_2 = "ijinden:PASS-THROUGH-1", "ijinden:PASS-THROUGH-2"
+
+
+def run(request: CaseRequest) -> CaseReply:
+    return run_procedure(request, build, lambda state, script: Procedure(state, script).main_phase(), project)
+
+
+class Procedure:
+    """One case's main phase: the open point, and the battle when it is declared."""
+
+    def __init__(self, state: State, script: Script) -> None:
+        self.state, self.script, self.trace = state, script, state.trace
+
+    # -- the main phase ------------------------------------------------------------------------
+    def main_phase(self) -> None:
+        """メインフェイズの間に、ターンを進めているプレイヤーは1回だけバトルを宣言することができる."""
+        while True:
+            taken = self.script.decide(self.state.active, ("declare_attackers", "end_turn"), BATTLE,
+                                       self._validate_declaration, optional=True,
+                                       wrong_player="not_turn_player")
+            if taken is None or taken[0].kind == "end_turn":
+                return
+            self.battle(taken[1])
+
+    def _validate_declaration(self, d: Decision) -> list[str]:
+        if d.kind == "end_turn":
+            return []
+        if self.state.battle_declared:
+            raise Refusal("battle_already_declared")
+        return self._validate_attackers(d.args)
+
+    def _validate_attackers(self, args: Any) -> list[str]:
+        """A1: one or more of your Ijin, awake, not placed this turn (unless 即応)."""
+        state = self.state
+        ids = [args] if isinstance(args, str) else args
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise Refusal("malformed_decision", "declare_attackers takes a list of card ids")
+        if not ids:
+            raise Refusal("no_attackers")
+        if len(set(ids)) != len(ids):
+            raise Refusal("attacker_twice")
+        for cid in ids:
+            card = state.board.cards.get(cid)
+            if card is None:
+                raise Refusal("unknown_object", cid)
+            if card.zone != "battlefield" or card.controller != state.active:
+                raise Refusal("attacker_not_yours", cid)
+            if not state.is_ijin(card):
+                raise Refusal("attacker_not_ijin", cid)
+            if card.tapped:
+                raise Refusal("attacker_sleeping", cid)
+            if card.entered_this_turn and not state.has(card, "sokuou"):
+                raise Refusal("attacker_placed_this_turn", cid)
+        return ids
+
+    # -- the battle --------------------------------------------------------------------------------
+    def battle(self, chosen: list[str]) -> None:
+        state = self.state
+        defending = next(p for p in state.board.players if p != state.active)
+        state.battle = Battle(attacking=state.active, defending=defending, chosen=list(chosen))
+        state.battle_declared = True
+        self.trace.emit("declared_battle", A1, player=state.active)
+        self.attack_step()
+        self.block_step()
+        self.resolution_step()
+
+    def attack_step(self) -> None:
+        b, state = self.state.battle, self.state
+        b.attack_plus = True  # A2: 「アタック+XXXX」はここから有効になる
+        with self.trace.simultaneous():  # A3: the three happen at once
+            for cid in b.chosen:
+                state.card(cid).tapped = True
+                self.trace.emit("slept", A3, card=cid)
+            b.attackers = list(b.chosen)
+            b.a3_done = True
+            for cid in b.attackers:
+                self.trace.emit("became_attacker", A3, card=cid)
+            self.trace.emit("attacked", A3, player=b.attacking)
+            self.sync_roles(A3)
+        # A4: what A3 triggered, nested included
+        pending = ab.on_became_attackers(self, b.attackers) + ab.on_attacked(self, b.attacking, b.attackers)
+        self.resolve_all(pending, A4)
+
+    def block_step(self) -> None:
+        b = self.state.battle
+        _, assignment = self.script.decide(b.defending, ("declare_blockers",), B1, self._validate_blockers)
+        b.block_plus = True  # B2: 「ブロック+XXXX」はここから有効になる
+        blockers: list[str] = []
+        if assignment:
+            with self.trace.simultaneous():  # B3
+                for attacker, bl in assignment.items():
+                    b.blockers[attacker] = list(bl)
+                    b.blocked.add(attacker)
+                    for blocker in bl:
+                        self.trace.emit("became_blocker", B3, card=blocker, attacker=attacker)
+                        blockers.append(blocker)
+                    self.trace.emit("blocked", B3, card=attacker)
+        self.resolve_all(ab.on_became_blockers(self, blockers), B4)
+
+    def _validate_blockers(self, d: Decision) -> dict[str, list[str]]:
+        """B1: awake Ijin or guardians of the defender, each assigned to one attacker; pressure N needs N."""
+        state, b = self.state, self.state.battle
+        if d.args is None:
+            return {}
+        if not isinstance(d.args, dict):
+            raise Refusal("malformed_decision", "declare_blockers takes {attacker: [blockers]}")
+        assignment: dict[str, list[str]] = {}
+        seen: set[str] = set()
+        for attacker, bl in d.args.items():
+            bl = [bl] if isinstance(bl, str) else bl
+            if not isinstance(bl, list):
+                raise Refusal("malformed_decision", "declare_blockers takes {attacker: [blockers]}")
+            if attacker not in state.board.cards:
+                raise Refusal("unknown_object", attacker)
+            if not state.is_attacker(attacker):
+                raise Refusal("not_an_attacker", attacker)
+            for blocker in bl:
+                card = state.board.cards.get(blocker)
+                if card is None:
+                    raise Refusal("unknown_object", blocker)
+                if blocker in seen:
+                    raise Refusal("blocker_assigned_twice", blocker)
+                seen.add(blocker)
+                if card.zone != "battlefield" or card.controller != b.defending:
+                    raise Refusal("blocker_not_defenders", blocker)
+                if not (state.is_ijin(card) or state.is_guardian(card)):
+                    raise Refusal("blocker_not_ijin_or_guardian", blocker)
+                if card.tapped:
+                    raise Refusal("blocker_sleeping", blocker)
+            if bl:
+                assignment[attacker] = list(bl)
+        for attacker, bl in assignment.items():
+            if len(bl) < state.pressure(state.card(attacker)):
+                raise Refusal("pressure_not_met", attacker)
+        return assignment
+
+    def resolution_step(self) -> None:
+        """C1: until no attacker is left, the defender chooses one; blocked -> D1-D6, else the attacker wins."""
+        b = self.state.battle
+        while b.attackers:
+            self.pass_through()
+            _, chosen = self.script.decide(b.defending, ("choose_attacker",), C1A, self._validate_choice)
+            self.trace.emit("chose_attacker", C1A, player=b.defending, card=chosen)
+            if b.blockers.get(chosen):
+                self.resolve_battle(chosen)
+            else:
+                self.trace.emit("won", C1B, player=b.attacking)
+                raise GameOver(b.attacking)
+        self.trace.emit("battle_ended", C2, player=b.attacking)
+        self.state.battle = None
+
+    def _validate_choice(self, d: Decision) -> str:
+        if not isinstance(d.args, str):
+            raise Refusal("malformed_decision", "choose_attacker takes a card id")
+        if not self.state.is_attacker(d.args):
+            raise Refusal("not_an_attacker", d.args)
+        return d.args
+
+    def pass_through(self) -> None:
+        """ブロックのすり抜け: by C1a, an attacker whose blockers are all gone, or too few for its pressure,
+        is not blocked (and the remaining blockers cease)."""
+        state, b = self.state, self.state.battle
+        gone = [a for a in b.attackers if a in b.blocked and not b.blockers.get(a)]
+        short = [a for a in b.attackers if a in b.blocked and b.blockers.get(a)
+                 and len(b.blockers[a]) < state.pressure(state.card(a))]
+        if not gone and not short:
+            return
+        with self.trace.simultaneous():
+            for a in gone:
+                b.blocked.discard(a)
+                b.blockers.pop(a, None)
+                self.trace.emit("unblocked", PASS_THROUGH_1, card=a)
+            for a in short:
+                for blocker in b.blockers.pop(a):
+                    self.trace.emit("ceased_blocker", PASS_THROUGH_2, card=blocker)
+                b.blocked.discard(a)
+                self.trace.emit("unblocked", PASS_THROUGH_2, card=a)
+
+    # -- battle resolution --------------------------------------------------------------------------
+    def resolve_battle(self, attacker: str) -> None:
+        b = self.state.battle
+        blockers = list(b.blockers[attacker])
+        losers = self.judge(attacker, blockers)
+        self.destroy(losers, D2, D3, D4, D5)
+        with self.trace.simultaneous():  # D6
+            if attacker in b.attackers:
+                for blocker in b.blockers.pop(attacker, []):
+                    self.trace.emit("ceased_blocker", D6, card=blocker)
+                b.attackers.remove(attacker)
+                b.blocked.discard(attacker)
+                self.trace.emit("ceased_attacker", D6, card=attacker)
+            self.trace.emit("battle_resolution_ended", D6, card=attacker)
+
+    def judge(self, attacker: str, blockers: list[str]) -> list[str]:
+        """D1: the attacker against its blocker, or against their sum; each blocker against the attacker.
+        Ties lose both; a guardian counts 0 (a guardian blocker wins only when the attacker's power is 0
+        or less: assumption ijinden:assume.guardian-zero-tie)."""
+        state = self.state
+        a_card = state.card(attacker)
+        ap = state.battle_power(a_card)
+        powers = {bl: state.battle_power(state.card(bl)) for bl in blockers}
+        against = sum(powers.values())
+        losers = []
+        with self.trace.simultaneous():
+            a_wins = ap > against
+            self.trace.emit("won_battle" if a_wins else "lost_battle", D1, card=attacker, power=ap, against=against)
+            if not a_wins:
+                losers.append(attacker)
+            for bl, bp in powers.items():
+                card = state.card(bl)
+                if state.is_guardian(card) and not state.is_ijin(card):
+                    wins = ap <= 0
+                else:
+                    wins = bp > ap
+                self.trace.emit("won_battle" if wins else "lost_battle", D1, card=bl, power=bp, against=ap)
+                if not wins:
+                    losers.append(bl)
+        return losers
+
+    def destroy(self, cards: list[str], destroyed_clause: str, trigger_clause: str, grave_clause: str,
+                grave_trigger_clause: str) -> None:
+        """D2-D5 (and any 破壊する): all destroyed at once, destroyed-triggers, then what is still destroyed
+        goes to the graveyard at once, then the graveyard triggers."""
+        state = self.state
+        cards = [c for c in cards if state.card(c).zone == "battlefield"]
+        if cards:
+            with self.trace.simultaneous():
+                for c in cards:
+                    state.destroyed.add(c)
+                    self.trace.emit("destroyed", destroyed_clause, card=c)
+            self.resolve_all(ab.on_destroyed(self, cards), trigger_clause)
+        still = [c for c in cards if c in state.destroyed and state.card(c).zone == "battlefield"]
+        self.put_into_graveyard(still, grave_clause, grave_trigger_clause)
+
+    def put_into_graveyard(self, cards: list[str], clause: str, trigger_clause: str,
+                           resolve: bool = True) -> list[ab.Pending]:
+        """D4: every card at once, then (D5) what that triggers."""
+        if not cards:
+            return []
+        with self.trace.simultaneous():
+            for c in cards:
+                self.state.destroyed.discard(c)
+                self.state.board.move(c, "graveyard", clause)
+            self.sync_roles(clause)
+        pending = ab.on_put_into_graveyard(self, cards)
+        if resolve:
+            self.resolve_all(pending, trigger_clause)
+            return []
+        return pending
+
+    # -- roles --------------------------------------------------------------------------------------
+    def cease_attacker(self, attacker: str, clause: str) -> None:
+        """An attacker stops being one, and its blockers stop being blockers (inside the caller's moment)."""
+        b = self.state.battle
+        if b is None or attacker not in b.attackers:
+            return
+        b.attackers.remove(attacker)
+        b.blocked.discard(attacker)
+        self.trace.emit("ceased_attacker", CEASE_ATTACKER, card=attacker)
+        for blocker in b.blockers.pop(attacker, []):
+            self.trace.emit("ceased_blocker", CEASE_BLOCKER, card=blocker)
+
+    def sync_roles(self, clause: str) -> None:
+        """Attackers that left the battlefield or stopped being Ijin cease; so do blockers that left.
+        Called inside the moment of the change that caused it."""
+        state = self.state
+        now = {c.id for c in state.on_battlefield() if state.is_guardian(c) and state.is_ijin(c)}
+        for gid in sorted(state.ijin_guardians - now):
+            self.trace.emit("ceased_ijin", clause, card=gid)
+        state.ijin_guardians = now
+        b = state.battle
+        if b is None:
+            return
+        for a in list(b.attackers):
+            card = state.card(a)
+            if card.zone != "battlefield" or not state.is_ijin(card):
+                self.cease_attacker(a, clause)
+        for a, bl in b.blockers.items():
+            for blocker in list(bl):
+                if state.card(blocker).zone != "battlefield":
+                    bl.remove(blocker)
+                    self.trace.emit("ceased_blocker", CEASE_BLOCKER, card=blocker)
+
+    # -- triggers -------------------------------------------------------------------------------------
+    def resolve_all(self, pending: list[ab.Pending], clause: str) -> None:
+        """They trigger together (one moment); the turn player's resolve first, each player ordering their
+        own when they have two or more; nested ones resolve inside (ijinden:assume.trigger-order)."""
+        if not pending:
+            return
+        with self.trace.simultaneous():
+            for t in pending:
+                self.trace.emit("triggered", clause, card=t.card, ability=t.ability, player=t.player)
+        players = [self.state.active] + [p for p in self.state.board.players if p != self.state.active]
+        for player in players:
+            mine = [t for t in pending if t.player == player]
+            for t in self.order(player, mine, clause):
+                ab.resolve(self, t, clause)
+
+    def order(self, player: str, mine: list[ab.Pending], clause: str) -> list[ab.Pending]:
+        if len(mine) < 2:
+            return mine
+
+        def parse(d: Decision) -> list[ab.Pending]:
+            if not isinstance(d.args, list) or sorted(d.args) != sorted(t.card for t in mine):
+                raise Refusal("wrong_order", f"name each of {[t.card for t in mine]} once")
+            left = list(mine)
+            out = []
+            for cid in d.args:
+                t = next(t for t in left if t.card == cid)
+                left.remove(t)
+                out.append(t)
+            return out
+
+        _, ordered = self.script.decide(player, ("order_triggers",), clause, parse)
+        return ordered

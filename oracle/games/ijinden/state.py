@@ -1,0 +1,183 @@
+"""Ijinden state and characteristics.
+
+State is plain data. Characteristics are computed on demand from the continuous effects that apply now
+(attack+/block+, 円形闘技場, 足利義満, abilities gained this turn), so losing a source updates everything at
+once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...core.board import Board, Card, normalize_abilities
+from ...core.trace import Trace
+from ...model import CaseRequest
+from .vocabulary import ZONES
+
+ARENA_POWER = 3000
+"""円形闘技場: 「自分の戦場のガーディアンは「即応」を持つパワー3000のイジンでもある」"""
+
+
+@dataclass(slots=True)
+class Battle:
+    """The battle of this main phase, from A1 to C2."""
+
+    attacking: str
+    defending: str
+    chosen: list[str]
+    """A1: the Ijin chosen as attackers (attack+ applies to them from A2)."""
+    attackers: list[str] = field(default_factory=list)
+    blockers: dict[str, list[str]] = field(default_factory=dict)
+    """Attacker -> its blockers now (B3 on); a ceased blocker is removed."""
+    blocked: set[str] = field(default_factory=set)
+    """Attackers in the blocked state (ブロッカーに指定された状態)."""
+    attack_plus: bool = False
+    """A2 on: attack+ applies to the chosen Ijin (before A3 they are not attackers yet)."""
+    a3_done: bool = False
+    block_plus: bool = False
+
+    def blocker_of(self, card_id: str) -> str | None:
+        return next((a for a, bl in self.blockers.items() if card_id in bl), None)
+
+
+@dataclass(slots=True)
+class State:
+    board: Board
+    trace: Trace
+    battle: Battle | None = None
+    battle_declared: bool = False
+    destroyed: set[str] = field(default_factory=set)
+    gained: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
+    ijin_guardians: set[str] = field(default_factory=set)
+
+    # -- who is what -------------------------------------------------------------------------
+    @property
+    def active(self) -> str:
+        return self.board.active
+
+    def card(self, card_id: str) -> Card:
+        return self.board.cards[card_id]
+
+    def on_battlefield(self, player: str | None = None) -> list[Card]:
+        players = [player] if player else self.board.players
+        return [c for p in players for c in self.board.in_zone(p, "battlefield")]
+
+    @staticmethod
+    def types(card: Card) -> list[str]:
+        return card.definition.get("types", [])
+
+    def is_guardian(self, card: Card) -> bool:
+        return "guardian" in self.types(card)
+
+    def arena_applies(self, card: Card) -> bool:
+        """円形闘技場: during its controller's turn, that player's guardians on the battlefield are Ijin."""
+        return (card.zone == "battlefield" and self.is_guardian(card) and card.controller == self.active
+                and any(c.has("arena") for c in self.on_battlefield(card.controller)))
+
+    def is_ijin(self, card: Card) -> bool:
+        return "ijin" in self.types(card) or self.arena_applies(card)
+
+    def is_attacker(self, card_id: str) -> bool:
+        return self.battle is not None and card_id in self.battle.attackers
+
+    def is_blocker(self, card_id: str) -> bool:
+        return self.battle is not None and self.battle.blocker_of(card_id) is not None
+
+    # -- characteristics -----------------------------------------------------------------------
+    def own_abilities(self, card: Card) -> list[tuple[str, Any]]:
+        out = list(card.abilities) + self.gained.get(card.id, [])
+        if self.arena_applies(card):
+            out.append(("sokuou", None))
+        return out
+
+    def abilities(self, card: Card) -> list[tuple[str, Any]]:
+        """Own, gained this turn, and granted: 足利義満's 航海 for your Ijin with power >= 3000."""
+        out = self.own_abilities(card)
+        if card.zone == "battlefield" and self.is_ijin(card):
+            power = self.power(card)
+            for source in self.on_battlefield(card.controller):
+                for name, params in source.abilities:
+                    if name == "grant_voyage" and power >= params.get("min_power", 0):
+                        out.append(("voyage_draw", params.get("draw", 1)))
+        return out
+
+    def has(self, card: Card, ability: str) -> bool:
+        return any(a == ability for a, _ in self.abilities(card))
+
+    def power(self, card: Card) -> int:
+        """Power with every continuous effect: A2 attack+ for the chosen attackers, B2 block+ for blockers."""
+        base = card.power
+        if self.arena_applies(card):
+            base = ARENA_POWER
+        total = base or 0
+        b = self.battle
+        if b is not None and card.zone == "battlefield":
+            own = self.own_abilities(card)
+            if b.attack_plus and card.id in b.chosen and (card.id in b.attackers or not b.a3_done):
+                total += sum(p for a, p in own if a == "attack_plus")
+            if b.block_plus and b.blocker_of(card.id) is not None:
+                total += sum(p for a, p in own if a == "block_plus")
+        return total
+
+    def battle_power(self, card: Card) -> int:
+        """D1: a guardian's power counts as 0 (a guardian that is an Ijin now uses its Ijin power:
+        assumption ijinden:assume.arena-guardian-power)."""
+        if self.is_guardian(card) and not self.is_ijin(card):
+            return 0
+        return self.power(card)
+
+    def pressure(self, card: Card) -> int:
+        """The blockers an attacker needs: pressure N, ダブル 2, トリプル 3; 1 otherwise."""
+        need = 1
+        for name, params in self.abilities(card):
+            if name == "double_pressure":
+                need = max(need, 2)
+            elif name == "triple_pressure":
+                need = max(need, 3)
+            elif name == "pressure":
+                need = max(need, int(params))
+        return need
+
+
+def build(request: CaseRequest, trace: Trace) -> State:
+    setup = request.setup
+    players = list(setup["players"])
+    board = Board(players, setup["active"], ZONES, trace)
+    for pid, p in setup["players"].items():
+        for zone in ZONES:
+            content = p.get(zone)
+            if content is None:
+                continue
+            if isinstance(content, int):
+                board.fill_anonymous(pid, zone, content)
+                continue
+            for cs in content:
+                definition = request.cards.get(cs["card"], {})
+                owner = cs.get("owner", pid)
+                power = cs.get("power", definition.get("power"))
+                board.place(Card(
+                    id=cs["id"], name=cs["card"], owner=owner, controller=cs.get("controller", pid), zone=zone,
+                    definition=definition, tapped=cs.get("tapped", False),
+                    entered_this_turn=cs.get("entered_this_turn", False), power=power,
+                    abilities=normalize_abilities(definition.get("abilities", []) + cs.get("abilities", [])),
+                    counters=dict(cs.get("counters", {})), props=dict(cs.get("props", {}))))
+    state = State(board=board, trace=trace)
+    state.ijin_guardians = {c.id for c in state.on_battlefield() if state.is_guardian(c) and state.is_ijin(c)}
+    return state
+
+
+def project(state: State) -> dict[str, Any]:
+    """The final-state projection of PROCEDURE.md."""
+    players = {}
+    for p, zones in state.board.project_zones().items():
+        players[p] = {**zones, "battle_declared": state.battle_declared}
+    cards = {}
+    for c in state.board.cards.values():
+        cards[c.id] = {
+            "zone": c.zone, "owner": c.owner, "sleeping": c.tapped,
+            "attacker": state.is_attacker(c.id), "blocker": state.is_blocker(c.id),
+            "destroyed": c.id in state.destroyed, "ijin": state.is_ijin(c), "guardian": state.is_guardian(c),
+            "power": state.power(c), "abilities": sorted({a for a, _ in state.abilities(c)}),
+        }
+    return {"players": players, "cards": cards}

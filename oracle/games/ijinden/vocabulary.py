@@ -1,0 +1,138 @@
+"""Ijinden's closed vocabulary: events, decisions, refusal reasons, zones and abilities."""
+
+from __future__ import annotations
+
+from ...core.vocabulary import (
+    CORE_EVENTS,
+    CORE_REASONS,
+    AbilitySpec,
+    DecisionSpec,
+    EventSpec,
+    Vocabulary,
+    specs,
+)
+
+EVENTS = specs(
+    *CORE_EVENTS,
+    EventSpec("declared_battle", ("player",), "A1: the turn player declares the battle and becomes the attacking side", "player"),
+    EventSpec("slept", ("card",), "A3: a card is put to sleep (寝かせる)", "card"),
+    EventSpec("became_attacker", ("card",), "A3: an Ijin becomes an attacker", "card"),
+    EventSpec("attacked", ("player",), "A3: the attacking player has attacked (アタックした)", "player"),
+    EventSpec("became_blocker", ("card", "attacker"), "B3: a card becomes a blocker of an attacker", "card"),
+    EventSpec("blocked", ("card",), "B3: an attacker is assigned blockers (ブロックされた状態)", "card"),
+    EventSpec("chose_attacker", ("player", "card"), "C1a: the defending player chooses the next attacker", "card"),
+    EventSpec("unblocked", ("card",), "C1a: block pass-through: the attacker is no longer blocked", "card"),
+    EventSpec("ceased_attacker", ("card",), "A card stops being an attacker", "card"),
+    EventSpec("ceased_blocker", ("card",), "A card stops being a blocker", "card"),
+    EventSpec("ceased_ijin", ("card",), "A guardian stops being an Ijin (円形闘技場 gone, or not your turn)", "card"),
+    EventSpec("won_battle", ("card", "power", "against"), "D1: a card wins its battle (power compared against `against`)", "card"),
+    EventSpec("lost_battle", ("card", "power", "against"), "D1: a card loses its battle", "card"),
+    EventSpec("destroyed", ("card",), "A card is destroyed and is now in the being-destroyed state (D2)", "card"),
+    EventSpec("undestroyed", ("card",), "D3: a card stops being in the being-destroyed state (これを破壊されていない状態にする)", "card"),
+    EventSpec("gained", ("card", "ability"), "A card gains an ability until end of turn", "card"),
+    EventSpec("battle_resolution_ended", ("card",), "D6: the battle resolution of this attacker ends", "card"),
+    EventSpec("battle_ended", ("player",), "C2: the battle-resolution step ends; the main phase goes on", "player"),
+)
+
+DECISIONS = specs(
+    DecisionSpec("declare_attackers", "[card, ...]",
+                 "A1: declare the battle with these Ijin as attackers (the active player)"),
+    DecisionSpec("declare_blockers", "{attacker: [blocker, ...], ...} (may be empty: {})",
+                 "B1: the defending player assigns blockers to attackers, each blocker to one attacker"),
+    DecisionSpec("choose_attacker", "card", "C1a: the defending player chooses the next attacker to resolve"),
+    DecisionSpec("activate", "{card: source, target: card?, cost: card?}",
+                 "Use an optional triggered ability (発動できる) of `card` with its target and cost"),
+    DecisionSpec("decline", "card", "Do not use an optional triggered ability of `card`"),
+    DecisionSpec("order_triggers", "[card, ...]",
+                 "The order in which a player's simultaneous triggers resolve (first first)"),
+    DecisionSpec("discard", "card", "Choose the card to put from hand to the graveyard (航海: draw then discard)"),
+    DecisionSpec("end_turn", "null", "The active player ends the main phase (the case stops there)"),
+)
+
+REASONS = {
+    **CORE_REASONS,
+    "not_turn_player": "A1: only the player whose turn it is declares a battle",
+    "battle_already_declared": "a battle may be declared only once per main phase",
+    "no_attackers": "A1: one or more attackers must be chosen",
+    "attacker_sleeping": "A1: a sleeping Ijin cannot become an attacker",
+    "attacker_placed_this_turn": "A1: an Ijin placed on the battlefield this turn cannot attack (unless 即応)",
+    "attacker_not_ijin": "A1: only an Ijin can become an attacker (a guardian only while it is an Ijin)",
+    "attacker_not_yours": "A1: attackers are the attacking player's own Ijin",
+    "attacker_twice": "A1: the same card is listed twice",
+    "blocker_sleeping": "B1: a sleeping Ijin or guardian cannot be a blocker",
+    "blocker_not_defenders": "B1: blockers are the defending player's Ijin or guardians",
+    "blocker_not_ijin_or_guardian": "B1: only an Ijin or a guardian can block",
+    "blocker_assigned_twice": "B1: each blocker is assigned to one attacker",
+    "not_an_attacker": "the card is not an attacker",
+    "pressure_not_met": "B1: an attacker with pressure N needs N or more blockers, or none",
+    "no_such_trigger": "the card has no pending triggered ability to use or decline",
+    "illegal_target": "the chosen target is not a legal one for the ability",
+    "illegal_cost": "the cost cannot be paid with the chosen card",
+    "not_in_hand": "the card is not in the player's hand",
+    "wrong_order": "the order does not name exactly the pending triggers",
+}
+
+ZONES = ("battlefield", "hand", "deck", "graveyard")
+
+ABILITIES = specs(
+    AbilitySpec("attack_plus", "int", "アタック+X: +X power while an attacker, in effect from A2", "seed A2"),
+    AbilitySpec("block_plus", "int", "ブロック+X: +X power while a blocker, in effect from B2", "seed B2"),
+    AbilitySpec("pressure", "int", "Pressure N: needs N or more blockers (ダブル=2, トリプル=3)", "seed B1"),
+    AbilitySpec("double_pressure", "", "ダブルプレッシャー: pressure 2", "seed D2 note"),
+    AbilitySpec("triple_pressure", "", "トリプルプレッシャー: pressure 3", "seed Q&A"),
+    AbilitySpec("sokuou", "", "即応: may become an attacker the turn it was placed", "seed 円形闘技場"),
+    AbilitySpec("voyage_draw", "int", "航海 - アタッカーになったとき、N ドローする", "seed 足利義満"),
+    AbilitySpec("voyage_draw_discard", "{draw: int, discard: int}",
+                "航海 - アタッカーになったとき、1ドローして、自分の手札1枚を墓地に置く", "seed A4"),
+    AbilitySpec("grant_voyage", "{min_power: int, draw: int}",
+                "足利義満: while on the battlefield, your Ijin with power >= min_power have 航海 draw N", "seed A2"),
+    AbilitySpec("lone_attack_double_pressure", "",
+                "自分が1体だけでアタックしたとき: the attacker gains ダブルプレッシャー this turn", "seed A4"),
+    AbilitySpec("three_attackers_destroy", "",
+                "相手が3体以上でアタックしたとき、アタッカー1体を指定して発動できる。そのアタッカーをアタッカーでない状態にして、これを破壊する。",
+                "seed A4"),
+    AbilitySpec("block_draw", "int", "ブロッカーになったとき、N ドローする", "seed B4"),
+    AbilitySpec("arena", "",
+                "円形闘技場: during your turn, your guardians are also Ijin with power 3000 and 即応", "seed A4"),
+    AbilitySpec("undestroy", "{cost: guardian}",
+                "破壊されたとき、自分の戦場のガーディアン1体を墓地に置いて発動できる。これを破壊されていない状態にする。",
+                "seed D3 (安倍晴明, 出雲の阿国)"),
+    AbilitySpec("legacy_draw", "int", "遺業 - 戦場から墓地に置かれたとき、N ドローする (synthetic effect)", "seed D5"),
+    AbilitySpec("netherworld_unattack", "",
+                "冥府発動 (a マホウ guardian): when put into the graveyard from the battlefield, choose an attacker: "
+                "it is no longer an attacker (synthetic effect)", "seed C1 note, D2 note"),
+    AbilitySpec("netherworld_destroy", "",
+                "冥府発動 (a マホウ guardian): when put into the graveyard from the battlefield, choose an attacker "
+                "and destroy it (synthetic effect)", "seed C1 note"),
+    AbilitySpec("block_unattack", "",
+                "ブロッカーになったとき、アタッカー1体を指定して発動できる。そのアタッカーをアタッカーでない状態にする。 (synthetic)",
+                "seed A4 note"),
+    AbilitySpec("block_destroy", "",
+                "ブロッカーになったとき、戦場のカード1枚を指定して発動できる。それを破壊する。 (synthetic)", "seed Q&A"),
+)
+
+PLAYER_FIELDS = {"battle_declared": "bool: this main phase's battle has been declared"}
+
+CARD_FIELDS = {
+    "zone": "battlefield | hand | deck | graveyard",
+    "owner": "player id",
+    "sleeping": "bool",
+    "attacker": "bool: is an attacker now",
+    "blocker": "bool: is a blocker now",
+    "destroyed": "bool: in the being-destroyed state",
+    "ijin": "bool: is an Ijin now (a guardian under 円形闘技場 on its controller's turn is)",
+    "guardian": "bool: is a guardian",
+    "power": "int: current power with every continuous effect (attack+/block+ included)",
+    "abilities": "[name, ...]: abilities it has now, granted ones included",
+}
+
+VOCABULARY = Vocabulary(
+    game="ijinden",
+    events=EVENTS,
+    decisions=DECISIONS,
+    reasons=REASONS,
+    zones=ZONES,
+    abilities=ABILITIES,
+    player_fields=PLAYER_FIELDS,
+    card_fields=CARD_FIELDS,
+)

@@ -1,0 +1,1 @@
+"""Running engines on cases: the engine protocol, adapters, comparison, runner, baselines, shards."""

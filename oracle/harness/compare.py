@@ -1,0 +1,280 @@
+"""Expectations against a reply: moments, rejections, winner, final state. First divergence and coverage.
+
+- An expected moment matches an actual moment when both hold the same events as sets, each event
+  compared on the fields the case wrote. Expected moments must appear in order (a subsequence of the
+  actual moments), or be the whole trace with ``exact: true``.
+- Every refused decision must be expected (``rejected: {at, reason}``), and nothing may happen between
+  a refusal and the next decision (the state is left as it was).
+- ``asserted`` coverage: the clauses of the trace entries an expectation matched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..loader import resolve_primary
+from ..model import Case, CaseReply, Divergence, TraceEntry
+
+DECISION_KINDS = ("decided", "rejected")
+CONTEXT = 3
+
+
+@dataclass
+class Verdict:
+    status: str
+    divergence: Divergence | None = None
+    asserted: list[str] = field(default_factory=list)
+    executed: list[str] = field(default_factory=list)
+
+
+def moments(trace: Iterable[TraceEntry]) -> list[list[TraceEntry]]:
+    """Group trace entries by moment, in order."""
+    out: list[list[TraceEntry]] = []
+    last = None
+    for e in trace:
+        if out and e.moment == last:
+            out[-1].append(e)
+        else:
+            out.append([e])
+            last = e.moment
+    return out
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return all(k in actual and _same(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and sorted(map(repr, expected)) == sorted(map(repr, actual))
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    return expected == actual
+
+
+def event_matches(kind: str, fields: dict[str, Any], entry: TraceEntry) -> bool:
+    return entry.kind == kind and all(k in entry.args and _same(v, entry.args[k]) for k, v in fields.items())
+
+
+def moment_matches(expected: list[tuple[str, dict[str, Any]]], actual: list[TraceEntry]) -> bool:
+    """Same events as sets: a one-to-one pairing, each pair matching on the fields written."""
+    if len(expected) != len(actual):
+        return False
+    used = [False] * len(actual)
+
+    def assign(i: int) -> bool:
+        if i == len(expected):
+            return True
+        kind, fields = expected[i]
+        for j, entry in enumerate(actual):
+            if not used[j] and event_matches(kind, fields, entry):
+                used[j] = True
+                if assign(i + 1):
+                    return True
+                used[j] = False
+        return False
+
+    return assign(0)
+
+
+def _show(entries: list[TraceEntry]) -> list[dict[str, Any]]:
+    return [{e.kind: e.args} for e in entries]
+
+
+def _context(trace: list[TraceEntry], around: int | None) -> list[TraceEntry]:
+    """Entries of the moments around moment number ``around`` (the whole short trace if None)."""
+    if around is None:
+        return trace[-2 * CONTEXT:]
+    return [e for e in trace if abs(e.moment - around) <= CONTEXT]
+
+
+def compare(case: Case, reply: CaseReply) -> Verdict:
+    trace = list(reply.trace)
+    executed = list(dict.fromkeys(e.clause for e in trace if e.clause))
+    asserted: list[str] = []
+    divergence = (
+        _check_rejections(case, trace, asserted)
+        or _check_events(case, trace, asserted)
+        or _check_winner(case, reply, trace, asserted)
+        or _check_final(case, reply, trace, asserted)
+    )
+    return Verdict("fail" if divergence else "pass", divergence, list(dict.fromkeys(asserted)), executed)
+
+
+def _credit(asserted: list[str], entries: Iterable[TraceEntry]) -> None:
+    asserted.extend(e.clause for e in entries if e.clause)
+
+
+def _check_rejections(case: Case, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
+    expected = {r.at: r.reason for r in case.expect.rejected}
+    seen: set[int] = set()
+    for i, e in enumerate(trace):
+        if e.kind != "rejected":
+            continue
+        at = e.args.get("at")
+        seen.add(at)
+        if at not in expected:
+            return Divergence(what="rejection", index=at, expected=f"decision {at} accepted",
+                              actual=e.args, context=_context(trace, e.moment),
+                              message=f"decision {at} ({_decision(case, at)}) was refused with "
+                                      f"{e.args.get('reason')!r}, but the case expects it to be accepted")
+        if e.args.get("reason") != expected[at]:
+            return Divergence(what="rejection", index=at, expected={"at": at, "reason": expected[at]},
+                              actual=e.args, context=_context(trace, e.moment),
+                              message=f"decision {at} was refused with reason {e.args.get('reason')!r}, "
+                                      f"expected {expected[at]!r}")
+        after = trace[i + 1] if i + 1 < len(trace) else None
+        if after is not None and after.kind not in DECISION_KINDS:
+            return Divergence(what="rejection", index=at, expected="no change after a refused decision",
+                              actual=_show([after]), context=_context(trace, e.moment),
+                              message=f"decision {at} was refused, but the state changed before the next "
+                                      f"decision: {after.kind} {after.args}")
+        asserted.append(e.clause) if e.clause else None
+    for at, reason in expected.items():
+        if at not in seen:
+            accepted = next((e for e in trace if e.kind == "decided" and e.args.get("at") == at), None)
+            return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason},
+                              actual=accepted.args if accepted else "decision never reached",
+                              context=_context(trace, accepted.moment if accepted else None),
+                              message=f"decision {at} ({_decision(case, at)}) should be refused with "
+                                      f"{reason!r}, but it was " + ("accepted" if accepted else "never reached"))
+    return None
+
+
+def _decision(case: Case, at: int) -> str:
+    if 0 <= at < len(case.script):
+        d = case.script[at]
+        return f"{d.player}: {d.kind} {d.args if d.args is not None else ''}".strip()
+    return "?"
+
+
+def _check_events(case: Case, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
+    if not case.expect.events:
+        return None
+    actual = moments(trace)
+    expected = [[(ev.kind, resolve_primary(ev.kind, ev.fields, case.game)) for ev in m.events]
+                for m in case.expect.events]
+    if case.expect.exact:
+        for i, (exp, act) in enumerate(zip(expected, actual)):
+            if not moment_matches(exp, act):
+                return Divergence(what="exact", index=i, expected=_pattern(exp), actual=_show(act),
+                                  context=_context(trace, act[0].moment),
+                                  message=f"moment {i} differs (exact trace expected)")
+            _credit(asserted, act)
+        if len(expected) != len(actual):
+            extra = actual[len(expected):] if len(actual) > len(expected) else []
+            return Divergence(what="exact", index=min(len(expected), len(actual)),
+                              expected=[_pattern(e) for e in expected[len(actual):]],
+                              actual=[_show(m) for m in extra],
+                              context=_context(trace, extra[0][0].moment if extra else None),
+                              message=f"the trace has {len(actual)} moments, the case expects exactly {len(expected)}")
+        return None
+    pos = 0
+    for i, exp in enumerate(expected):
+        j = next((k for k in range(pos, len(actual)) if moment_matches(exp, actual[k])), None)
+        if j is None:
+            near = _nearest(exp, actual[pos:])
+            return Divergence(
+                what="moment", index=i, expected=_pattern(exp), actual=_show(near) if near else None,
+                context=_context(trace, near[0].moment if near else None),
+                message=f"expected moment {i} {_pattern(exp)} was not found"
+                        + (f" after moment {actual[pos - 1][0].moment}" if pos else "")
+                        + (f"; nearest: {_show(near)}" if near else "; the trace ended"))
+        _credit(asserted, actual[j])
+        pos = j + 1
+    return None
+
+
+def _pattern(exp: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [{k: f} for k, f in exp]
+
+
+def _nearest(exp: list[tuple[str, dict[str, Any]]], candidates: list[list[TraceEntry]]) -> list[TraceEntry] | None:
+    """The actual moment sharing the most matching events with the expected one."""
+    best, score = None, 0
+    for m in candidates:
+        s = sum(1 for kind, f in exp if any(event_matches(kind, f, e) for e in m))
+        s += sum(0.1 for kind, _ in exp if any(e.kind == kind for e in m))
+        if s > score:
+            best, score = m, s
+    return best
+
+
+def _check_winner(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
+    if not case.expect.asserts_winner:
+        return None
+    if reply.winner != case.expect.winner:
+        return Divergence(what="winner", expected=case.expect.winner, actual=reply.winner,
+                          context=_context(trace, None),
+                          message=f"winner is {reply.winner!r}, expected {case.expect.winner!r}")
+    won = [e for e in trace if e.kind == "won"]
+    _credit(asserted, won)
+    if not won and case.expect.winner is None:
+        # "no winner" is asserted by the absence of a win: credit the clauses that ended the case.
+        _credit(asserted, trace[-1:])
+    return None
+
+
+def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
+    final = case.expect.final
+    if not final:
+        return None
+    actual = reply.final or {}
+    for pid, fields in (final.get("players") or {}).items():
+        have = (actual.get("players") or {}).get(pid, {})
+        for f, want in (fields or {}).items():
+            got = have.get(f)
+            counted = isinstance(want, int) and not isinstance(want, bool) and isinstance(got, list)
+            ok = len(got) == want if counted else _same_zone(want, got)
+            if not ok:
+                return Divergence(what="final", expected={"players": {pid: {f: want}}},
+                                  actual={"players": {pid: {f: got}}}, context=_context(trace, None),
+                                  message=f"final players.{pid}.{f} is {got!r}, expected {want!r}")
+            _credit(asserted, _last_touching_player(trace, pid, f, want))
+    for cid, fields in (final.get("cards") or {}).items():
+        have = (actual.get("cards") or {}).get(cid)
+        if have is None:
+            return Divergence(what="final", expected={"cards": {cid: fields}}, actual=None,
+                              context=_context(trace, None), message=f"final state has no card {cid!r}")
+        for f, want in (fields or {}).items():
+            if not _same(want, have.get(f)):
+                return Divergence(what="final", expected={"cards": {cid: {f: want}}},
+                                  actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
+                                  message=f"final cards.{cid}.{f} is {have.get(f)!r}, expected {want!r}")
+        _credit(asserted, _last_touching_card(trace, cid))
+    return None
+
+
+def _same_zone(want: Any, got: Any) -> bool:
+    if isinstance(want, list) and isinstance(got, list):
+        return sorted(map(str, want)) == sorted(map(str, got))
+    return _same(want, got)
+
+
+def _mentions(entry: TraceEntry, cid: str) -> bool:
+    for v in entry.args.values():
+        if v == cid or (isinstance(v, (list, tuple)) and cid in v):
+            return True
+    return False
+
+
+def _last_touching_card(trace: list[TraceEntry], cid: str) -> list[TraceEntry]:
+    hit = [e for e in trace if e.kind not in DECISION_KINDS and _mentions(e, cid)]
+    return hit[-1:]
+
+
+def _last_touching_player(trace: list[TraceEntry], pid: str, field_: str, want: Any) -> list[TraceEntry]:
+    if isinstance(want, list):
+        out: list[TraceEntry] = []
+        for cid in want:
+            out.extend(_last_touching_card(trace, cid))
+        return out
+
+    def relevant(e: TraceEntry) -> bool:
+        if e.kind == "moved":
+            return field_ in (e.args.get("to"), e.args.get("from"))
+        if e.kind == "drew":
+            return field_ in ("hand", "deck")
+        return field_ in e.args or field_ in e.kind
+
+    hit = [e for e in trace if e.kind not in DECISION_KINDS and e.args.get("player") == pid and relevant(e)]
+    return hit[-1:]

@@ -1,0 +1,81 @@
+"""The JSON-lines protocol, version 1: framing and checking of the messages of :mod:`oracle.model`.
+
+One UTF-8 JSON object per line, ``\\n``-terminated, no blank lines; stdout carries only protocol lines
+(logs go to stderr). Lifecycle:
+
+1. the engine starts and writes a ``hello`` line (protocol_version, schema_version, engine, games,
+   capabilities);
+2. the harness writes one ``case`` request line; the engine answers one ``result`` line with the same
+   ``id``; repeat;
+3. the harness writes ``bye`` (or closes stdin): the engine exits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..core.errors import EngineError, EngineStartError
+from ..model import PROTOCOL_VERSION, Bye, CaseReply, Hello
+
+TRIM = 240
+
+
+class ProtocolError(EngineError):
+    """The engine answered something that is not a valid reply (costs one case)."""
+
+
+def trim(data: bytes | str, limit: int = TRIM) -> str:
+    """The offending bytes as a short printable quote."""
+    text = data.decode("utf-8", "backslashreplace") if isinstance(data, bytes) else data
+    text = text.rstrip("\n")
+    if len(text) > limit:
+        text = text[:limit] + f"... ({len(text)} chars)"
+    return repr(text)
+
+
+def encode(message: Any) -> bytes:
+    """A model (``CaseRequest``, ``CaseReply``, ``Hello``, ``Bye``) as one protocol line."""
+    return message.model_dump_json(exclude_none=False).encode("utf-8") + b"\n"
+
+
+BYE = encode(Bye())
+
+
+def _first_problem(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "(message)"
+    more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"field {where}: {err['msg']}{more}"
+
+
+def parse_hello(line: bytes) -> Hello:
+    """The engine's first line. Anything else is an :class:`EngineStartError` that says what to fix."""
+    if not line.strip():
+        raise EngineStartError("the engine's first line was empty; it must write a hello message first, "
+                               'e.g. {"type": "hello", "protocol_version": 1, "schema_version": 1, '
+                               '"engine": {"name": "my-engine", "version": "1.0"}, "games": ["ijinden"]}')
+    try:
+        hello = Hello.model_validate_json(line)
+    except ValidationError as exc:
+        raise EngineStartError(f"the engine's first line is not a valid hello message ({_first_problem(exc)}): "
+                               f"{trim(line)}; see `tcg-oracle schema protocol`") from None
+    if hello.protocol_version != PROTOCOL_VERSION:
+        raise EngineStartError(f"the engine speaks protocol version {hello.protocol_version}; this tcg-oracle "
+                               f"speaks version {PROTOCOL_VERSION}")
+    return hello
+
+
+def parse_reply(line: bytes, expected_id: str) -> CaseReply:
+    """One reply line for the case ``expected_id``; a :class:`ProtocolError` quoting the bytes otherwise."""
+    try:
+        reply = CaseReply.model_validate_json(line)
+    except ValidationError as exc:
+        kind = "malformed JSON" if any(e["type"] == "json_invalid" for e in exc.errors()) else \
+            f"a reply that does not match the protocol ({_first_problem(exc)})"
+        raise ProtocolError(f"the engine answered {kind}: {trim(line)}") from None
+    if reply.id != expected_id:
+        raise ProtocolError(f"the engine answered case {reply.id!r} while case {expected_id!r} was asked: "
+                            f"{trim(line)}")
+    return reply

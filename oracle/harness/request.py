@@ -1,0 +1,23 @@
+"""A loaded case -> the request an engine sees (plain JSON data: setup, script, card definitions)."""
+
+from __future__ import annotations
+
+from ..loader import load_cards
+from ..model import Case, CaseRequest
+
+
+def used_cards(case: Case) -> set[str]:
+    names = set()
+    for p in case.setup.players.values():
+        for content in p.zones.values():
+            if not isinstance(content, int):
+                names.update(cs.card for cs in content)
+    return names
+
+
+def make_request(case: Case, ruleset: str) -> CaseRequest:
+    pool = load_cards(case.game)
+    cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in sorted(used_cards(case))}
+    setup = case.setup.model_dump(mode="json", exclude_none=True)
+    script = [d.model_dump(mode="json") for d in case.script]
+    return CaseRequest(id=case.id, game=case.game, ruleset=ruleset, setup=setup, script=script, cards=cards)

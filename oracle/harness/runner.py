@@ -1,0 +1,144 @@
+"""Run cases on an engine and collect results.
+
+A broken case file costs its cases (status ``error``), never the run; an engine error on one case
+costs that case; Ctrl-C returns what was run so far, marked ``partial``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import datetime, timezone
+from typing import Callable, Iterable
+
+from .. import __version__
+from ..core.errors import EngineStartError, OracleError, ScriptError
+from ..loader import LoadedCase, Suite, load_catalog
+from ..model import CaseResult, EngineInfo, Results
+from .compare import compare
+from .engine import Engine
+from .request import make_request
+from .select import haystack, matcher
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def choose_ruleset(lc: LoadedCase, wanted: str | None) -> tuple[str | None, str | None]:
+    """(ruleset, skip reason). Without ``--ruleset`` a case runs under its game's default edition when
+    it holds for it, else under the first edition it lists."""
+    case = lc.case
+    if wanted is not None:
+        if wanted in case.rulesets:
+            return wanted, None
+        return None, f"holds for {', '.join(case.rulesets)}, not for ruleset {wanted}"
+    default = load_catalog(case.game).default_ruleset
+    return (default if default in case.rulesets else case.rulesets[0]), None
+
+
+def error_text(exc: BaseException) -> str:
+    """How an exception raised inside an engine reads in a result (the same in process and over serve)."""
+    return f"engine raised {type(exc).__name__}: {exc}"
+
+
+class EngineAborted(EngineStartError):
+    """The engine could not be restarted mid-run; ``results`` holds what was run (partial)."""
+
+    def __init__(self, message: str, results: Results) -> None:
+        super().__init__(message)
+        self.results = results
+
+
+def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
+             timeout: float | None = None, keep_trace: bool = True, order: int | None = None) -> CaseResult:
+    case = lc.case
+    base = dict(id=case.id, game=case.game, rules=list(case.rules), file=lc.path, line=lc.line,
+                title=case.title, ruleset=ruleset, engine=engine_name,
+                case=case.model_dump(mode="json", exclude_none=True), order=order)
+    start = time.perf_counter()
+    try:
+        reply = engine.run_case(make_request(case, ruleset), timeout=timeout)
+    except EngineStartError:
+        raise
+    except ScriptError as exc:
+        return CaseResult(status="error", error=f"script: {exc}", duration=time.perf_counter() - start, **base)
+    except OracleError as exc:
+        return CaseResult(status="error", error=str(exc), duration=time.perf_counter() - start, **base)
+    except Exception as exc:  # an in-process engine's bug costs its case, not the run
+        return CaseResult(status="error", error=error_text(exc), duration=time.perf_counter() - start, **base)
+    duration = time.perf_counter() - start
+    if reply.error:
+        return CaseResult(status="error", error=reply.error, duration=duration,
+                          trace=list(reply.trace) if keep_trace else None, **base)
+    verdict = compare(case, reply)
+    return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
+                      divergence=verdict.divergence, duration=duration,
+                      trace=list(reply.trace) if keep_trace else None, **base)
+
+
+def select(suite: Suite, k: str | None = None, games: Iterable[str] | None = None) -> list[LoadedCase]:
+    pred = matcher(k) if k else None
+    wanted = set(games) if games else None
+    return [lc for lc in suite.cases
+            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case)))]
+
+
+def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,
+              games: Iterable[str] | None = None, timeout: float | None = None,
+              shard: tuple[int, int] | None = None, command: str | None = None,
+              on_result: Callable[[CaseResult], None] | None = None) -> Results:
+    hello = engine.hello()
+    info = EngineInfo(name=hello.engine.name, version=hello.engine.version)
+    started = now()
+    cases = list(enumerate(select(suite, k, games)))  # the order is kept through shards (merge sorts by it)
+    if shard is not None:
+        from .shards import in_shard  # noqa: PLC0415
+
+        cases = [(n, lc) for n, lc in cases if in_shard(lc.case.id, *shard)]
+    results: list[CaseResult] = []
+    partial = False
+    aborted: str | None = None
+    for err in suite.errors:
+        game = next((g for g in (games or []) if f"/{g}/" in err.path), None) or _game_of(err.path)
+        results.append(CaseResult(id=err.case_id or f"{err.path}:{err.line or 0}", game=game or "?",
+                                  status="error", error=str(err), file=err.path, line=err.line))
+    try:
+        for n, lc in cases:
+            rs, skip = choose_ruleset(lc, ruleset)
+            if skip:
+                res = CaseResult(id=lc.case.id, game=lc.case.game, status="skip", skip_reason=skip,
+                                 rules=list(lc.case.rules), file=lc.path, line=lc.line, title=lc.case.title,
+                                 engine=info.name, order=n)
+            elif lc.case.game not in hello.games:
+                res = CaseResult(id=lc.case.id, game=lc.case.game, status="skip",
+                                 skip_reason=f"engine {info.name} does not play {lc.case.game}",
+                                 rules=list(lc.case.rules), file=lc.path, line=lc.line, title=lc.case.title,
+                                 engine=info.name, order=n)
+            else:
+                try:
+                    res = run_case(engine, lc, rs, info.name, timeout, order=n)
+                except EngineStartError as exc:  # could not restart after a crash or hang: stop, keep results
+                    aborted = str(exc)
+                    results.append(CaseResult(id=lc.case.id, game=lc.case.game, status="error", error=aborted,
+                                              rules=list(lc.case.rules), file=lc.path, line=lc.line,
+                                              title=lc.case.title, engine=info.name, order=n))
+                    partial = True
+                    break
+            results.append(res)
+            if on_result:
+                on_result(res)
+    except KeyboardInterrupt:
+        partial = True
+        print("interrupted: writing partial results", file=sys.stderr)
+    out = Results(engine=info, ruleset=ruleset, suite_version=__version__, started=started, finished=now(),
+                  partial=partial, command=command, cases=results, summary=Results.count(results))
+    if aborted is not None:
+        raise EngineAborted(aborted, out)
+    return out
+
+
+def _game_of(path: str) -> str | None:
+    from .. import registry  # noqa: PLC0415
+
+    return next((g for g in registry.names() if f"/{g}/" in path.replace("\\", "/")), None)

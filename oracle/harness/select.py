@@ -1,0 +1,78 @@
+"""``-k EXPR``: pytest-style selection of cases by words of their id, title, game and clause ids.
+
+``-k "ijinden and not qa"`` keeps the Ijinden cases whose id or title does not contain ``qa``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.errors import OracleError
+
+_TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
+
+
+class SelectError(OracleError):
+    pass
+
+
+def matcher(expr: str):
+    """Compile ``expr`` to a predicate over a case's searchable text (case-insensitive substrings)."""
+    tokens = [t for t in _TOKEN.findall(expr) if t]
+    pos = 0
+
+    def peek():
+        return tokens[pos] if pos < len(tokens) else None
+
+    def take():
+        nonlocal pos
+        pos += 1
+        return tokens[pos - 1]
+
+    def parse_or():
+        left = parse_and()
+        while peek() == "or":
+            take()
+            right = parse_and()
+            left = (lambda a, b: lambda s: a(s) or b(s))(left, right)
+        return left
+
+    def parse_and():
+        left = parse_not()
+        while peek() == "and":
+            take()
+            right = parse_not()
+            left = (lambda a, b: lambda s: a(s) and b(s))(left, right)
+        return left
+
+    def parse_not():
+        if peek() == "not":
+            take()
+            inner = parse_not()
+            return lambda s: not inner(s)
+        return parse_atom()
+
+    def parse_atom():
+        tok = peek()
+        if tok is None:
+            raise SelectError(f"-k {expr!r}: the expression ends too early")
+        if tok == "(":
+            take()
+            inner = parse_or()
+            if peek() != ")":
+                raise SelectError(f"-k {expr!r}: missing ')'")
+            take()
+            return inner
+        if tok in (")", "and", "or"):
+            raise SelectError(f"-k {expr!r}: unexpected {tok!r}")
+        word = take().lower()
+        return lambda s: word in s
+
+    pred = parse_or()
+    if pos != len(tokens):
+        raise SelectError(f"-k {expr!r}: unexpected {tokens[pos]!r}")
+    return pred
+
+
+def haystack(case) -> str:
+    return " ".join([case.id, case.title, case.game, *case.rules, *case.features]).lower()

@@ -1,0 +1,497 @@
+"""Typed, frozen data at the boundaries: cases, catalogs, card pools, protocol messages, results.
+
+Every file and message carries ``schema_version``. The models are pydantic v2 so that errors carry
+locations and the JSON Schemas (``tcg-oracle schema case|protocol|results``) come from one place.
+Game-specific meaning (zone names, ability names, event kinds, decision kinds) is checked by the game's
+own vocabulary, looked up through :mod:`oracle.registry`; these models only fix the shape.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
+
+SCHEMA_VERSION = 1
+PROTOCOL_VERSION = 1
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:\-]*$"
+CLAUSE_PATTERN = r"^[a-z]+:[A-Za-z0-9_.\-]+$"
+
+Status = Literal["pass", "fail", "error", "skip"]
+STATUSES: tuple[str, ...] = ("pass", "fail", "error", "skip")
+
+
+class Frozen(BaseModel):
+    """Base of every boundary model: immutable, and unknown fields are errors (typos are caught)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Sources and assumptions
+
+
+class SeedSource(Frozen):
+    """A ruling quoted verbatim from one of the seed texts in ``shared/seeds`` (checked by a test)."""
+
+    kind: Literal["seed"]
+    document: str = Field(description="The document the seed quotes, e.g. イジンデンQ&A_240216")
+    quote: str = Field(min_length=1, description="A verbatim substring of the seed file")
+    seed: str | None = Field(default=None, description="Seed file name; defaults to the game's seed")
+
+
+class ExternalSource(Frozen):
+    """A ruling from an official document that is not among the seeds."""
+
+    kind: Literal["external"]
+    document: str
+    edition: str | None = None
+    url: str | None = None
+    page: str | None = None
+    quote: str = Field(min_length=1)
+
+
+class GeneratedSource(Frozen):
+    """A case written out by a generator (Hypothesis shrinking, fuzzing)."""
+
+    kind: Literal["generated"]
+    seed: int | str
+    command: str
+    date: str
+
+
+Source = Annotated[Union[SeedSource, ExternalSource, GeneratedSource], Field(discriminator="kind")]
+
+
+class Assumption(Frozen):
+    """A documented reading where the source is silent or two texts meet."""
+
+    id: str = Field(pattern=CLAUSE_PATTERN)
+    reading: str = Field(description="The reading the reference engine follows")
+    weighed: list[str] = Field(default_factory=list, description="The texts weighed, quoted")
+    clauses: list[str] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------
+# Clause catalog and card pool
+
+
+class Document(Frozen):
+    id: str
+    title: str
+    edition: str | None = None
+    seed: str | None = Field(default=None, description="Seed file name when the document is a seed")
+    url: str | None = None
+
+
+class Ruleset(Frozen):
+    """One edition of a game's rules; cases list the rulesets they hold for."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    title: str
+    documents: list[str] = Field(default_factory=list)
+    default: bool = False
+
+
+class Clause(Frozen):
+    id: str = Field(pattern=CLAUSE_PATTERN)
+    text: str = Field(min_length=1, description="The original text")
+    summary: str = Field(min_length=1, description="English summary")
+    document: str
+    edition: str | None = None
+    rulesets: list[str] = Field(default_factory=list, description="Editions the clause exists in; empty = all")
+    testable: bool = True
+    reason: str | None = Field(default=None, description="Why a clause is not scenario-testable")
+
+    @model_validator(mode="after")
+    def _untestable_needs_reason(self) -> "Clause":
+        if not self.testable and not self.reason:
+            raise ValueError("a clause marked testable: false needs a reason")
+        return self
+
+
+class Catalog(Frozen):
+    """``cases/<game>/rules.yaml``."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    game: str
+    documents: list[Document] = Field(default_factory=list)
+    rulesets: list[Ruleset] = Field(min_length=1)
+    clauses: list[Clause] = Field(min_length=1)
+    assumptions: list[Assumption] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_default(self) -> "Catalog":
+        defaults = [r.id for r in self.rulesets if r.default]
+        if len(defaults) != 1:
+            raise ValueError(f"exactly one ruleset must be default: true (found {defaults or 'none'})")
+        return self
+
+    @property
+    def default_ruleset(self) -> str:
+        return next(r.id for r in self.rulesets if r.default)
+
+    def clause(self, clause_id: str) -> Clause | None:
+        return next((c for c in self.clauses if c.id == clause_id), None)
+
+
+AbilityRef = Union[str, dict[str, Any]]
+"""An ability in the game's vocabulary: ``double_pressure`` or ``{attack_plus: 1000}``."""
+
+
+class CardDef(Frozen):
+    """One card of ``cases/<game>/cards.yaml``: its printed name and rules text, in engine vocabulary."""
+
+    name: str = Field(min_length=1)
+    synthetic: bool = False
+    text: str | None = Field(default=None, description="Rules text as the source gives it")
+    source: Source | None = None
+    types: list[str] = Field(default_factory=list)
+    subtypes: list[str] = Field(default_factory=list)
+    cost: int | str | None = None
+    power: int | None = None
+    toughness: int | None = None
+    defense: int | None = None
+    abilities: list[AbilityRef] = Field(default_factory=list)
+    back: "CardDef | None" = Field(default=None, description="Back face of a double-faced card")
+    props: dict[str, Any] = Field(default_factory=dict, description="Game-specific characteristics")
+
+
+class CardPool(Frozen):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    game: str
+    cards: list[CardDef]
+
+
+# --------------------------------------------------------------------------------------------
+# Setups
+
+
+class CardSetup(Frozen):
+    """A card on the board at the start of a case, named by the case's own id."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    card: str = Field(description="Name of a card in the game's card pool")
+    owner: str | None = None
+    controller: str | None = None
+    power: int | None = None
+    toughness: int | None = None
+    defense: int | None = None
+    abilities: list[AbilityRef] = Field(default_factory=list, description="Added to the card's own")
+    tapped: bool = Field(default=False, validation_alias=AliasChoices("tapped", "sleeping"))
+    entered_this_turn: bool = False
+    counters: dict[str, int] = Field(default_factory=dict)
+    protector: str | None = None
+    attached_to: str | None = None
+    face: Literal["front", "back"] | None = None
+    props: dict[str, Any] = Field(default_factory=dict, description="Game-specific state")
+
+
+ZoneContent = Union[int, list[CardSetup]]
+"""A zone is a list of cards, or a count of anonymous cards (a deck of 10)."""
+
+
+class PlayerSetup(BaseModel):
+    """A player: ``life`` and ``team`` plus any zones of the game, e.g. ``battlefield: [...]``."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+    __pydantic_extra__: dict[str, ZoneContent] = Field(init=False)  # type: ignore[assignment]
+
+    life: int | None = None
+    team: str | None = None
+
+    @property
+    def zones(self) -> dict[str, ZoneContent]:
+        return dict(self.__pydantic_extra__ or {})
+
+
+class Setup(Frozen):
+    active: str = Field(description="The player whose turn it is")
+    turn: int = Field(default=1, ge=1)
+    phase: str = "main"
+    players: dict[str, PlayerSetup] = Field(min_length=1, description="In turn order")
+    props: dict[str, Any] = Field(default_factory=dict, description="Game-specific board state")
+
+    @model_validator(mode="after")
+    def _active_is_a_player(self) -> "Setup":
+        if self.active not in self.players:
+            raise ValueError(f"active player {self.active!r} is not one of the players {list(self.players)}")
+        return self
+
+    def teams(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for pid, p in self.players.items():
+            out.setdefault(p.team or pid, []).append(pid)
+        return out
+
+
+# --------------------------------------------------------------------------------------------
+# Scripts
+
+
+class Decision(Frozen):
+    """One decision of the script: ``{alice: {declare_attackers: [a]}}`` or ``{bob: pass}``."""
+
+    player: str
+    kind: str
+    args: Any = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_short_form(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "player" not in data:
+            if len(data) != 1:
+                raise ValueError(
+                    "a decision is one mapping {player: {kind: args}}, e.g. {alice: {declare_attackers: [a]}}"
+                )
+            (player, body), = data.items()
+            if isinstance(body, str):
+                return {"player": player, "kind": body, "args": None}
+            if isinstance(body, dict) and len(body) == 1:
+                (kind, args), = body.items()
+                return {"player": player, "kind": kind, "args": args}
+            raise ValueError(
+                f"decision of {player!r} must be a kind or one mapping {{kind: args}}, got {body!r}"
+            )
+        return data
+
+    def short(self) -> dict[str, Any]:
+        return {self.player: self.kind if self.args is None else {self.kind: self.args}}
+
+
+# --------------------------------------------------------------------------------------------
+# Expectations
+
+
+class ExpectedEvent(Frozen):
+    """One event pattern; compared on the fields written."""
+
+    kind: str
+    fields: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_short_form(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "kind" not in data:
+            if len(data) != 1:
+                raise ValueError("an event is one mapping {kind: fields}, e.g. {became_attacker: a}")
+            (kind, body), = data.items()
+            return {"kind": kind, "fields": body if isinstance(body, dict) else {"_primary": body}}
+        if isinstance(data, str):
+            return {"kind": data, "fields": {}}
+        return data
+
+
+class ExpectedMoment(Frozen):
+    """Events that happen at one moment (simultaneously)."""
+
+    events: list[ExpectedEvent] = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_short_form(cls, data: Any) -> Any:
+        if isinstance(data, list):
+            return {"events": data}
+        if isinstance(data, dict) and "events" not in data:
+            return {"events": [data]}
+        return data
+
+
+class Rejection(Frozen):
+    at: int = Field(ge=0, description="Index (from 0) of the refused decision in the script")
+    reason: str
+
+
+class Expect(Frozen):
+    events: list[ExpectedMoment] = Field(default_factory=list)
+    exact: bool = False
+    final: dict[str, Any] | None = Field(
+        default=None, description="Projection of the end state: players.<p>.<zone|life>, cards.<id>.<field>"
+    )
+    winner: str | None = None
+    rejected: list[Rejection] = Field(default_factory=list)
+
+    @field_validator("rejected", mode="before")
+    @classmethod
+    def _one_or_many(cls, v: Any) -> Any:
+        return [v] if isinstance(v, dict) else v
+
+    @property
+    def asserts_winner(self) -> bool:
+        return "winner" in self.model_fields_set
+
+    def asserts_anything(self) -> bool:
+        return bool(self.events or self.final or self.rejected or self.asserts_winner)
+
+
+class Case(Frozen):
+    """A golden case (test262-style metadata + setup + script + expectations)."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: str = Field(pattern=ID_PATTERN)
+    game: str
+    rulesets: list[str] = Field(min_length=1)
+    title: str = Field(min_length=1)
+    source: Source
+    rules: list[str] = Field(min_length=1, description="Clause ids exercised")
+    features: list[str] = Field(default_factory=list)
+    assumptions: list[str] = Field(default_factory=list, description="Ids of catalog assumptions relied on")
+    ambiguity: str | None = Field(default=None, description="Where the source is ambiguous, said so")
+    setup: Setup
+    script: list[Decision] = Field(default_factory=list)
+    expect: Expect
+
+    @field_validator("rules")
+    @classmethod
+    def _clause_ids(cls, v: list[str]) -> list[str]:
+        import re
+
+        for c in v:
+            if not re.match(CLAUSE_PATTERN, c):
+                raise ValueError(f"clause id {c!r} must look like game:ID, e.g. ijinden:A3")
+        return v
+
+
+# --------------------------------------------------------------------------------------------
+# Protocol (engine <-> harness)
+
+
+class EngineInfo(Frozen):
+    name: str
+    version: str = "0"
+
+
+class Hello(Frozen):
+    type: Literal["hello"] = "hello"
+    protocol_version: int = PROTOCOL_VERSION
+    schema_version: int = SCHEMA_VERSION
+    engine: EngineInfo
+    games: list[str]
+    capabilities: list[str] = Field(default_factory=list)
+
+
+class CaseRequest(Frozen):
+    """One case as an engine sees it: setup, script and the definitions of the cards used."""
+
+    type: Literal["case"] = "case"
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    game: str
+    ruleset: str
+    setup: dict[str, Any]
+    script: list[dict[str, Any]]
+    cards: dict[str, dict[str, Any]] = Field(description="Card pool entries used by the setup, by name")
+
+
+class TraceEntry(Frozen):
+    """One observable event. ``moment`` groups simultaneous events; ``clause`` is optional for engines
+    under test (coverage comes from the reference engine)."""
+
+    moment: int
+    kind: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    clause: str | None = None
+
+
+class CaseReply(Frozen):
+    type: Literal["result"] = "result"
+    id: str
+    trace: list[TraceEntry] = Field(default_factory=list)
+    final: dict[str, Any] = Field(default_factory=dict)
+    winner: str | None = None
+    error: str | None = Field(default=None, description="The engine could not run the case (not a rules answer)")
+
+
+class Bye(Frozen):
+    """The harness is done: the engine exits (end of input means the same)."""
+
+    type: Literal["bye"] = "bye"
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+
+
+class Divergence(Frozen):
+    """The first place where the engine under test parts from the expectation."""
+
+    what: Literal["moment", "exact", "final", "winner", "rejection"]
+    message: str
+    index: int | None = Field(default=None, description="Index of the expected item")
+    expected: Any = None
+    actual: Any = None
+    context: list[TraceEntry] = Field(default_factory=list, description="Trace around the divergence")
+
+
+class CaseResult(Frozen):
+    id: str
+    game: str
+    status: Status
+    rules: list[str] = Field(default_factory=list)
+    executed: list[str] = Field(default_factory=list)
+    asserted: list[str] = Field(default_factory=list)
+    duration: float = 0.0
+    divergence: Divergence | None = None
+    error: str | None = None
+    skip_reason: str | None = None
+    file: str | None = None
+    line: int | None = None
+    title: str | None = None
+    ruleset: str | None = None
+    engine: str | None = None
+    trace: list[TraceEntry] | None = None
+    case: dict[str, Any] | None = Field(default=None, description="The case as loaded, for reports")
+    order: int | None = Field(default=None, description="Position of the case in the run's selection before "
+                                                        "sharding; merge sorts by it")
+
+
+class Results(Frozen):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    engine: EngineInfo
+    ruleset: str | None = None
+    suite_version: str
+    started: str
+    finished: str | None = None
+    partial: bool = False
+    command: str | None = None
+    cases: list[CaseResult] = Field(default_factory=list)
+    summary: dict[str, int] = Field(default_factory=dict)
+
+    @staticmethod
+    def count(cases: list[CaseResult]) -> dict[str, int]:
+        out = {s: 0 for s in STATUSES}
+        for c in cases:
+            out[c.status] += 1
+        return out
+
+
+SCHEMAS: dict[str, Any] = {
+    "case": Case,
+    "catalog": Catalog,
+    "cards": CardPool,
+    "results": Results,
+}
+
+
+def json_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of ``case``, ``catalog``, ``cards``, ``results`` or ``protocol``."""
+    from pydantic import TypeAdapter
+
+    if name == "protocol":
+        adapter = TypeAdapter(Union[Hello, CaseRequest, CaseReply, Bye])
+        schema = adapter.json_schema()
+        schema["title"] = f"tcg-oracle protocol v{PROTOCOL_VERSION}"
+        return schema
+    try:
+        model = SCHEMAS[name]
+    except KeyError:
+        raise KeyError(f"unknown schema {name!r}; choose one of {sorted([*SCHEMAS, 'protocol'])}") from None
+    return model.model_json_schema()

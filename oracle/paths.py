@@ -1,0 +1,30 @@
+"""Where the packaged data lives, in a source checkout and in an installed wheel alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _mapped(name: str) -> Path:
+    """``cases``, ``reports``, ``generators``: inside the package when installed from a wheel,
+    beside it in a source checkout (setuptools maps them into ``oracle.*`` at build time)."""
+    inside = _HERE / name
+    return inside if inside.is_dir() else _HERE.parent / name
+
+
+def cases_dir() -> Path:
+    return _mapped("cases")
+
+
+def reports_dir() -> Path:
+    return _mapped("reports")
+
+
+def seeds_dir() -> Path | None:
+    """``shared/seeds`` beside the checkout, when there is one (tests quote-check against it)."""
+    for base in (_HERE.parent.parent / "shared" / "seeds", _HERE.parent / "shared" / "seeds"):
+        if base.is_dir():
+            return base
+    return None

@@ -1,0 +1,239 @@
+"""Render results into one self-contained HTML report (inline CSS and JS, nothing fetched at view time).
+
+The summary, the regressions and the rules-coverage matrix are rendered by jinja2 (autoescaped). The
+cases — which may be tens of thousands — travel as one JSON blob inside ``<script
+type="application/json">`` (``|tojson`` escapes ``<``, ``>``, ``&`` and ``'``), and the inline script
+draws the visible page of the case list and, on demand, a case's board and traces, with DOM text nodes
+only (never ``innerHTML``). Identical traces (most passing engines agree) are stored once.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from oracle import __version__
+from oracle.model import STATUSES, Catalog, Results
+
+from . import baseline as baseline_mod
+from .board import board_view, script_view
+from .coverage import game_coverage, load_catalogs
+from .runs import EngineRun, split_runs, summary
+from .traces import align, expected_moments
+
+_STATIC = Path(__file__).resolve().parent / "templates"
+
+
+@cache
+def _env() -> Environment:
+    env = Environment(loader=PackageLoader("oracle.reports", "templates"),
+                      autoescape=select_autoescape(default=True, default_for_string=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["pct"] = lambda v: f"{v:.0f}%" if v in (0, 100) else f"{v:.1f}%"
+    return env
+
+
+@cache
+def _static(name: str) -> Markup:
+    """Our own CSS/JS, inlined verbatim (no user data in them)."""
+    return Markup(_STATIC.joinpath(name).read_text(encoding="utf-8"))
+
+
+def _pools(games: Iterable[str]) -> dict[str, Any]:
+    out = {}
+    for g in games:
+        try:
+            from oracle.loader import load_cards
+
+            out[g] = load_cards(g)
+        except Exception:  # no card pool: the board shows what the setup gives
+            out[g] = None
+    return out
+
+
+def _jsonable(v: Any) -> Any:
+    if hasattr(v, "model_dump"):
+        return v.model_dump(mode="json", exclude_none=True)
+    return v
+
+
+def _source(case: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    src = (case or {}).get("source")
+    return dict(src) if isinstance(src, Mapping) else None
+
+
+def _expect(case: Mapping[str, Any] | None) -> dict[str, Any]:
+    ex = (case or {}).get("expect") or {}
+    out: dict[str, Any] = {"moments": [[[k, f] for k, f in m] for m in expected_moments(case)]}
+    if ex.get("exact"):
+        out["exact"] = True
+    if "winner" in ex:
+        out["winner"] = ex["winner"]
+    if ex.get("rejected"):
+        rej = ex["rejected"]
+        out["rejected"] = rej if isinstance(rej, list) else [rej]
+    if ex.get("final"):
+        out["final"] = ex["final"]
+    return out
+
+
+class _Traces:
+    """Identical traces stored once: a trace is referred to by its index."""
+
+    def __init__(self) -> None:
+        self.items: list[list[list[Any]]] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, trace: list[Any] | None) -> int | None:
+        if trace is None:
+            return None
+        compact = [[e.moment, e.kind, e.args, e.clause] if not isinstance(e, Mapping)
+                    else [e.get("moment"), e.get("kind"), e.get("args") or {}, e.get("clause")] for e in trace]
+        key = json.dumps(compact, sort_keys=True, default=str, ensure_ascii=False)
+        i = self._index.get(key)
+        if i is None:
+            i = self._index[key] = len(self.items)
+            self.items.append(compact)
+        return i
+
+
+def _run_view(res, traces: _Traces, regressed: bool, was: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"s": res.status, "ms": round(res.duration * 1000, 3)}
+    if res.divergence is not None:
+        div = res.divergence.model_dump(mode="json", exclude_none=True)
+        ctx = div.pop("context", None)
+        out["div"] = div
+        if ctx and res.trace is None:
+            out["ctx"] = traces.add(ctx)
+    if res.error:
+        out["err"] = res.error
+    if res.skip_reason:
+        out["skip"] = res.skip_reason
+    if res.trace is not None:
+        out["tr"] = traces.add(res.trace)
+        if res.case:
+            out["al"] = align(res.case, res.trace, out.get("div"))
+    if res.ruleset:
+        out["rs"] = res.ruleset
+    if was is not None:
+        out["was"] = was
+    if regressed:
+        out["reg"] = True
+    return out
+
+
+def build(results: list[Results], baseline: Any = None,
+          catalogs: Mapping[str, Catalog] | None = None) -> dict[str, Any]:
+    """Everything the template needs."""
+    runs = split_runs(results)
+    games: list[str] = []
+    for run in runs:
+        for c in run.cases.values():
+            if c.game not in games:
+                games.append(c.game)
+    cats = load_catalogs(games, catalogs)
+    pools = _pools(games)
+    base = None
+    diff = None
+    if baseline is not None:
+        base = baseline_mod.load_baseline(baseline, [r.key for r in runs])
+        diff = baseline_mod.diff(base, {r.key: r.cases for r in runs})
+    regressed = {(ch.engine, ch.id) for ch in diff.regressions} if diff else set()
+
+    ids: list[str] = []
+    seen: set[str] = set()
+    by_game: dict[str, list[str]] = {g: [] for g in games}
+    for run in runs:
+        for cid, c in run.cases.items():
+            if cid not in seen:
+                seen.add(cid)
+                by_game[c.game].append(cid)
+    for g in games:
+        ids.extend(by_game[g])
+
+    traces = _Traces()
+    cases = []
+    for cid in ids:
+        first = next(r.cases[cid] for r in runs if cid in r.cases)
+        case = next((r.cases[cid].case for r in runs if cid in r.cases and r.cases[cid].case), None)
+        item: dict[str, Any] = {"id": cid, "game": first.game, "title": first.title or (case or {}).get("title") or "",
+                                "rules": list(first.rules)}
+        if first.file:
+            item["file"] = f"{first.file}:{first.line}" if first.line else first.file
+        if case:
+            item["source"] = _source(case)
+            item["board"] = board_view(case, pools.get(first.game))
+            item["script"] = script_view(case)
+            item["expect"] = _expect(case)
+            for k in ("features", "assumptions", "ambiguity", "rulesets"):
+                if case.get(k):
+                    item[k] = case[k]
+        item["runs"] = [
+            _run_view(r.cases[cid], traces, (r.key, cid) in regressed,
+                      baseline_mod.expected_status(base, r.key, cid) if base is not None else None)
+            if cid in r.cases else None
+            for r in runs
+        ]
+        cases.append(item)
+
+    clause_text: dict[str, list[Any]] = {}
+    coverage = []
+    for g in games:
+        cat, err = cats[g]
+        cov = game_coverage(g, cat, err, runs)
+        coverage.append(cov)
+        for row in cov.clauses:
+            if row.in_catalog:
+                clause_text[row.id] = [row.text, row.summary] + ([] if row.testable else [row.reason or ""])
+    blob = {
+        "version": __version__,
+        "engines": [{"key": r.key, "name": r.name, "version": r.version, "spec": r.spec, "partial": r.partial}
+                    for r in runs],
+        "games": games,
+        "statuses": list(STATUSES),
+        "cases": cases,
+        "traces": traces.items,
+        "clauses": clause_text,
+        "baseline": base is not None,
+    }
+    return {
+        "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "version": __version__,
+        "runs": runs,
+        "games": games,
+        "statuses": STATUSES,
+        "summary": summary(runs, games),
+        "coverage": coverage,
+        "diff": diff,
+        "has_baseline": base is not None,
+        "n_cases": len(ids),
+        "n_results": sum(len(r.cases) for r in runs),
+        "blob": blob,
+        "css": _static("report.css"),
+        "js": _static("report.js"),
+    }
+
+
+def render_html(results: list[Results], baseline: Any = None,
+                catalogs: Mapping[str, Catalog] | None = None) -> str:
+    return _env().get_template("report.html.j2").render(**build(results, baseline, catalogs))
+
+
+def render_report(results: list[Results], out: Path, baseline: Any = None,
+                  catalogs: Mapping[str, Catalog] | None = None) -> Path:
+    """Write the report for one or more :class:`~oracle.model.Results` (each one engine run, or a
+    merged file of several); ``baseline`` (a path or a mapping of case id -> status) adds the
+    regressions view; ``catalogs`` overrides the games' clause catalogs (tests)."""
+    out = Path(out)
+    html = render_html(list(results), baseline, catalogs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(out)
+    return out

@@ -1,0 +1,14 @@
+"""Shared fixtures. Hypothesis profiles are sized for a 2-core machine."""
+
+from __future__ import annotations
+
+import os
+
+try:
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("dev", max_examples=30, deadline=None)
+    settings.load_profile("ci" if os.environ.get("CI") else "dev")
+except ImportError:  # pragma: no cover
+    pass
