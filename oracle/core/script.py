@@ -28,8 +28,9 @@ class Decision:
 class Refusal(Exception):
     """Raised by a validator: the decision is illegal. ``reason`` is a code of the game's vocabulary."""
 
-    def __init__(self, reason: str, detail: str = "") -> None:
-        self.reason, self.detail = reason, detail
+    def __init__(self, reason: str, detail: str = "", clause: str | None = None) -> None:
+        # ``clause``: the rule the decision breaks, when more precise than the decision point's clause
+        self.reason, self.detail, self.clause = reason, detail, clause
         super().__init__(f"{reason}: {detail}" if detail else reason)
 
 
@@ -89,7 +90,7 @@ class Script:
                     raise Refusal(wrong_player, f"{player} decides at {clause}")
                 parsed = validate(d)
             except Refusal as r:
-                self.trace.emit("rejected", clause, at=d.at, player=d.player, reason=r.reason)
+                self.trace.emit("rejected", r.clause or clause, at=d.at, player=d.player, reason=r.reason)
                 continue
             self.trace.emit("decided", clause, at=d.at, player=d.player, decision=d.kind)
             return d, parsed
