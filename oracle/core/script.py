@@ -26,7 +26,8 @@ class Decision:
 
 
 class Refusal(Exception):
-    """Raised by a validator: the decision is illegal. ``reason`` is a code of the game's vocabulary."""
+    """Raised by a validator: the decision is illegal. ``reason`` is a code of the game's vocabulary;
+    ``clause`` the rule it breaks, when that is not the clause at which the decision was asked."""
 
     def __init__(self, reason: str, detail: str = "", clause: str | None = None) -> None:
         # ``clause``: the rule the decision breaks, when more precise than the decision point's clause

@@ -66,3 +66,17 @@ CORE_REASONS: dict[str, str] = {
     "unknown_object": "the decision names a card or player that is not in the game",
     "malformed_decision": "the decision's arguments do not have the shape its kind needs",
 }
+
+
+def markdown(voc: Vocabulary) -> str:
+    """The vocabulary as README tables (``tests/test_readme.py`` keeps the README in step)."""
+    cell = lambda text: str(text).replace("|", "\\|")  # noqa: E731
+    out = ["| ability | params | meaning |", "|---|---|---|"]
+    out += [f"| `{a.name}` | {cell(a.params or '—')} | {cell(a.doc)} |" for a in voc.abilities.values()]
+    out += ["", "| decision | args | meaning |", "|---|---|---|"]
+    out += [f"| `{d.kind}` | {cell(d.args)} | {cell(d.doc)} |" for d in voc.decisions.values()]
+    out += ["", "| event | fields | meaning |", "|---|---|---|"]
+    out += [f"| `{e.kind}` | {', '.join(e.fields)} | {cell(e.doc)} |" for e in voc.events.values()]
+    out += ["", "| refusal reason | meaning |", "|---|---|"]
+    out += [f"| `{r}` | {cell(doc)} |" for r, doc in voc.reasons.items()]
+    return "\n".join(out)

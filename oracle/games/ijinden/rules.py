@@ -21,6 +21,7 @@ C1, C1A, C1B, C2 = "ijinden:C1", "ijinden:C1a", "ijinden:C1b", "ijinden:C2"
 D1, D2, D3, D4, D5, D6 = (f"ijinden:D{i}" for i in range(1, 7))
 CEASE_ATTACKER, CEASE_BLOCKER = "ijinden:CEASE-ATTACKER", "ijinden:CEASE-BLOCKER"
 PASS_THROUGH_1, PASS_THROUGH_2 = "ijinden:PASS-THROUGH-1", "ijinden:PASS-THROUGH-2"
+TRIPLE_PRESSURE, RC_GUARDIAN_WIN = "ijinden:TRIPLE-PRESSURE", "ijinden:RC-GUARDIAN-WIN"
 
 
 def run(request: CaseRequest) -> CaseReply:
@@ -56,23 +57,23 @@ class Procedure:
         state = self.state
         ids = [args] if isinstance(args, str) else args
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            raise Refusal("malformed_decision", "declare_attackers takes a list of card ids")
+            raise Refusal("malformed_decision", "declare_attackers takes a list of card ids", clause=A1)
         if not ids:
-            raise Refusal("no_attackers")
+            raise Refusal("no_attackers", clause=A1)
         if len(set(ids)) != len(ids):
-            raise Refusal("attacker_twice")
+            raise Refusal("attacker_twice", clause=A1)
         for cid in ids:
             card = state.board.cards.get(cid)
             if card is None:
-                raise Refusal("unknown_object", cid)
+                raise Refusal("unknown_object", cid, clause=A1)
             if card.zone != "battlefield" or card.controller != state.active:
-                raise Refusal("attacker_not_yours", cid)
+                raise Refusal("attacker_not_yours", cid, clause=A1)
             if not state.is_ijin(card):
-                raise Refusal("attacker_not_ijin", cid)
+                raise Refusal("attacker_not_ijin", cid, clause=A1)
             if card.tapped:
-                raise Refusal("attacker_sleeping", cid)
+                raise Refusal("attacker_sleeping", cid, clause=A1)
             if card.entered_this_turn and not state.has(card, "sokuou"):
-                raise Refusal("attacker_placed_this_turn", cid)
+                raise Refusal("attacker_placed_this_turn", cid, clause=A1)
         return ids
 
     # -- the battle --------------------------------------------------------------------------------
@@ -88,7 +89,7 @@ class Procedure:
 
     def attack_step(self) -> None:
         b, state = self.state.battle, self.state
-        b.attack_plus = True  # A2: 「アタック+XXXX」はここから有効になる
+        self.take_effect(b.chosen, "attack_plus", A2)
         with self.trace.simultaneous():  # A3: the three happen at once
             for cid in b.chosen:
                 state.card(cid).tapped = True
@@ -106,8 +107,10 @@ class Procedure:
     def block_step(self) -> None:
         b = self.state.battle
         _, assignment = self.script.decide(b.defending, ("declare_blockers",), B1, self._validate_blockers)
-        b.block_plus = True  # B2: 「ブロック+XXXX」はここから有効になる
+        b.blockers_chosen = [bl for blockers in assignment.values() for bl in blockers]
+        self.take_effect(b.blockers_chosen, "block_plus", B2)
         blockers: list[str] = []
+        b.b3_done = True
         if assignment:
             with self.trace.simultaneous():  # B3
                 for attacker, bl in assignment.items():
@@ -118,6 +121,25 @@ class Procedure:
                         blockers.append(blocker)
                     self.trace.emit("blocked", B3, card=attacker)
         self.resolve_all(ab.on_became_blockers(self, blockers), B4)
+
+    def take_effect(self, cards: list[str], ability: str, clause: str) -> None:
+        """A2 / B2: attack+ (block+) is in effect from here: one moment of the powers that changed,
+        and of 航海 that 足利義満 grants because of them (Q&A: 2000 + 1000 -> 航海)."""
+        state, b = self.state, self.state.battle
+        before = {c: (state.power(state.card(c)), self._granted(c)) for c in cards}
+        setattr(b, ability, True)
+        with self.trace.simultaneous():
+            for c in cards:
+                power, granted = state.power(state.card(c)), self._granted(c)
+                if power != before[c][0]:
+                    self.trace.emit("power_changed", clause, card=c, power=power)
+                for name in sorted(granted - before[c][1]):
+                    self.trace.emit("gained", clause, card=c, ability=name)
+
+    def _granted(self, card_id: str) -> set[str]:
+        card = self.state.card(card_id)
+        own = {a for a, _ in self.state.own_abilities(card)}
+        return {a for a, _ in self.state.abilities(card)} - own
 
     def _validate_blockers(self, d: Decision) -> dict[str, list[str]]:
         """B1: awake Ijin or guardians of the defender, each assigned to one attacker; pressure N needs N."""
@@ -152,13 +174,15 @@ class Procedure:
             if bl:
                 assignment[attacker] = list(bl)
         for attacker, bl in assignment.items():
-            if len(bl) < state.pressure(state.card(attacker)):
-                raise Refusal("pressure_not_met", attacker)
+            need = state.pressure(state.card(attacker))
+            if len(bl) < need:
+                raise Refusal("pressure_not_met", attacker, clause=TRIPLE_PRESSURE if need == 3 else B1)
         return assignment
 
     def resolution_step(self) -> None:
         """C1: until no attacker is left, the defender chooses one; blocked -> D1-D6, else the attacker wins."""
         b = self.state.battle
+        self.trace.emit("entered_resolution_step", C1, attackers=list(b.attackers))
         while b.attackers:
             self.pass_through()
             _, chosen = self.script.decide(b.defending, ("choose_attacker",), C1A, self._validate_choice)
@@ -230,11 +254,10 @@ class Procedure:
                 losers.append(attacker)
             for bl, bp in powers.items():
                 card = state.card(bl)
-                if state.is_guardian(card) and not state.is_ijin(card):
-                    wins = ap <= 0
-                else:
-                    wins = bp > ap
-                self.trace.emit("won_battle" if wins else "lost_battle", D1, card=bl, power=bp, against=ap)
+                guardian = state.is_guardian(card) and not state.is_ijin(card)
+                wins = ap <= 0 if guardian else bp > ap
+                self.trace.emit("won_battle" if wins else "lost_battle", RC_GUARDIAN_WIN if guardian else D1,
+                                card=bl, power=bp, against=ap)
                 if not wins:
                     losers.append(bl)
         return losers
@@ -288,7 +311,8 @@ class Procedure:
         state = self.state
         now = {c.id for c in state.on_battlefield() if state.is_guardian(c) and state.is_ijin(c)}
         for gid in sorted(state.ijin_guardians - now):
-            self.trace.emit("ceased_ijin", clause, card=gid)
+            if state.card(gid).zone == "battlefield":  # a card that left is simply gone
+                self.trace.emit("ceased_ijin", clause, card=gid)
         state.ijin_guardians = now
         b = state.battle
         if b is None:

@@ -36,6 +36,9 @@ class Battle:
     """A2 on: attack+ applies to the chosen Ijin (before A3 they are not attackers yet)."""
     a3_done: bool = False
     block_plus: bool = False
+    """B2 on: block+ applies to the chosen blockers."""
+    blockers_chosen: list[str] = field(default_factory=list)
+    b3_done: bool = False
 
     def blocker_of(self, card_id: str) -> str | None:
         return next((a for a, bl in self.blockers.items() if card_id in bl), None)
@@ -116,7 +119,7 @@ class State:
             own = self.own_abilities(card)
             if b.attack_plus and card.id in b.chosen and (card.id in b.attackers or not b.a3_done):
                 total += sum(p for a, p in own if a == "attack_plus")
-            if b.block_plus and b.blocker_of(card.id) is not None:
+            if b.block_plus and card.id in b.blockers_chosen and (not b.b3_done or b.blocker_of(card.id) is not None):
                 total += sum(p for a, p in own if a == "block_plus")
         return total
 

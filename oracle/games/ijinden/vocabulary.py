@@ -29,7 +29,9 @@ EVENTS = specs(
     EventSpec("lost_battle", ("card", "power", "against"), "D1: a card loses its battle", "card"),
     EventSpec("destroyed", ("card",), "A card is destroyed and is now in the being-destroyed state (D2)", "card"),
     EventSpec("undestroyed", ("card",), "D3: a card stops being in the being-destroyed state (これを破壊されていない状態にする)", "card"),
-    EventSpec("gained", ("card", "ability"), "A card gains an ability until end of turn", "card"),
+    EventSpec("gained", ("card", "ability"), "A card gains an ability (this turn, or while a continuous effect grants it)", "card"),
+    EventSpec("power_changed", ("card", "power"), "A2/B2: attack+ or block+ takes effect: the card's power now", "card"),
+    EventSpec("entered_resolution_step", ("attackers",), "C1: the battle-resolution step begins with these attackers", "attackers"),
     EventSpec("battle_resolution_ended", ("card",), "D6: the battle resolution of this attacker ends", "card"),
     EventSpec("battle_ended", ("player",), "C2: the battle-resolution step ends; the main phase goes on", "player"),
 )
