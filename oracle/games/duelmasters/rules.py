@@ -1,0 +1,378 @@
+"""The Duel Masters attack procedure of seed 002 (P1-P4, A1-A3, B1-B4, U1-U9, C1-C8, E1, ※1-※9).
+
+A case starts in the active player's turn, at the beginning of the attacks (バトルのはじめ) unless
+``setup.props.attacks_this_turn`` says attacks were made already. At the open point the active player
+attacks, uses a tap ability, or ends the turn; an exhausted script ends the case.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.board import Board, Card, normalize_abilities
+from ...core.game import run_procedure
+from ...core.script import Decision, GameOver, Refusal, Script
+from ...core.trace import Trace
+from ...model import CaseReply, CaseRequest
+from .abilities import (
+    G, State, apply, breaks, card_arg, could_attack, decide, destroy, effect_items, enter, in_play, power,
+    sick, tap,
+)
+from .vocabulary import ZONES
+
+P1, P2, P3, P4 = G + "P1", G + "P2", G + "P3", G + "P4"
+N1, N2, N3, N4, N5, N6, N7, N8, N9 = (G + f"N{i}" for i in range(1, 10))
+A1, A2, A3 = G + "A1", G + "A2", G + "A3"
+B1, B2, B3, B4 = G + "B1", G + "B2", G + "B3", G + "B4"
+U1, U2, U3, U4, U5, U6, U7, U8, U9 = (G + f"U{i}" for i in range(1, 10))
+C1, C2, C3, C4, C5, C6, C7, C8 = (G + f"C{i}" for i in range(1, 9))
+E1 = G + "E1"
+
+
+# -- building and projecting --------------------------------------------------------------------
+
+def build(request: CaseRequest, trace: Trace) -> State:
+    setup = request.setup
+    board = Board(list(setup["players"]), setup["active"], ZONES, trace)
+    for pid, p in setup["players"].items():
+        for zone in ZONES:
+            content = p.get(zone)
+            if content is None:
+                continue
+            if isinstance(content, int):
+                board.fill_anonymous(pid, zone, content)
+                continue
+            for cs in content:
+                d = request.cards.get(cs["card"], {})
+                board.place(Card(
+                    id=cs["id"], name=cs["card"], owner=cs.get("owner") or pid,
+                    controller=cs.get("controller") or pid, zone=zone, definition=d,
+                    tapped=bool(cs.get("tapped", False)), entered_this_turn=bool(cs.get("entered_this_turn", False)),
+                    power=cs.get("power", d.get("power")),
+                    abilities=normalize_abilities([*d.get("abilities", []), *cs.get("abilities", [])]),
+                    props={**d.get("props", {}), **cs.get("props", {})}))
+    return State(board, trace, setup["active"], attacks=int(setup.get("props", {}).get("attacks_this_turn", 0)))
+
+
+def project(st: State) -> dict[str, Any]:
+    b = st.board
+    cards = {cid: {"zone": c.zone, "owner": c.owner, "tapped": c.tapped,
+                   "power": power(st, c) if c.zone == "battlefield" else c.power,
+                   "abilities": [a for a, _ in c.abilities]}
+             for cid, c in b.cards.items()}
+    return {"players": b.project_zones(), "cards": cards}
+
+
+def run(request: CaseRequest) -> CaseReply:
+    return run_procedure(request, build, play, project)
+
+
+# -- the turn -----------------------------------------------------------------------------------
+
+def play(st: State, script: Script) -> None:
+    while True:
+        got = decide(st, script, st.active, ("attack", "tap_ability", "end_turn"), P4,
+                     lambda d: _open_point(st, d), optional=True)
+        if got is None:
+            return
+        d, parsed = got
+        if d.kind == "end_turn":
+            end_turn(st, script)
+            return
+        if d.kind == "tap_ability":
+            tap_ability(st, script, *parsed)
+        else:
+            attack(st, script, *parsed)
+
+
+def _open_point(st: State, d: Decision):
+    if d.kind == "end_turn":
+        return None
+    if d.kind == "tap_ability":
+        return _check_tap_ability(st, card_arg(d, "card"))
+    args = d.args if isinstance(d.args, dict) else {}
+    if "attacker" not in args or "target" not in args:
+        raise Refusal("malformed_decision", "attack needs {attacker, target}")
+    return _check_attack(st, args["attacker"], args["target"])
+
+
+def _attacker(st: State, cid: Any) -> Card:
+    card = st.board.cards.get(cid) if isinstance(cid, str) else None
+    if card is None:
+        raise Refusal("unknown_object", f"no card {cid!r}")
+    if card.zone != "battlefield":
+        raise Refusal("attacker_not_in_battle_zone")
+    if card.controller != st.active:
+        raise Refusal("attacker_not_yours")
+    return card
+
+
+def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, bool]:
+    """P1, P2/N1, A1, P4, C1: who may attack what. Returns (attacker, target, target is a player)."""
+    card = _attacker(st, attacker_id)
+    if card.has("cannot_attack"):
+        raise Refusal("attacker_cannot_attack")
+    if card.tapped:
+        raise Refusal("attacker_tapped")
+    if sick(card):
+        raise Refusal("summoning_sick")
+    if target in st.board.players:
+        if target == st.active:
+            raise Refusal("target_not_opponent")
+        return card, target, True
+    tcard = st.board.cards.get(target) if isinstance(target, str) else None
+    if tcard is None:
+        raise Refusal("unknown_object", f"no player or card {target!r}")
+    if tcard.zone == "shields":
+        raise Refusal("attack_target_shield")
+    if tcard.zone != "battlefield" or tcard.controller == st.active:
+        raise Refusal("target_not_opponent")
+    if not tcard.tapped and not card.has("can_attack_untapped"):
+        raise Refusal("target_untapped_creature")
+    return card, target, False
+
+
+def _check_tap_ability(st: State, cid: str) -> tuple[Card, str, bool]:
+    """P3/N2: tap instead of attacking; only a creature that could attack, but ダイナモ at バトルのはじめ."""
+    card = _attacker(st, cid)
+    ability = next((a for a in ("tap_trigger", "dynamo") if card.has(a)), None)
+    if ability is None:
+        raise Refusal("no_tap_ability")
+    if card.tapped:
+        raise Refusal("attacker_tapped")
+    if could_attack(card):
+        return card, ability, False
+    if ability == "dynamo" and st.attacks == 0:
+        return card, ability, True
+    raise Refusal("tap_ability_cannot_attack")
+
+
+def tap_ability(st: State, script: Script, card: Card, ability: str, exception: bool) -> None:
+    clause = N2 if exception else P3
+    with st.trace.simultaneous():
+        tap(st, card.id, clause)
+        st.trace.emit("used", clause, card=card.id, ability=ability, player=st.active)
+    for effect in card.params(ability):
+        apply(st, script, card, st.active, effect, clause)
+
+
+# -- triggers -----------------------------------------------------------------------------------
+
+Trigger = tuple[Card, str, Any]
+
+
+def collect(cards: list[Card | None], ability: str) -> list[Trigger]:
+    return [(c, ability, e) for c in cards if c is not None for e in c.params(ability)]
+
+
+def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_of=None) -> None:
+    """One moment of `triggered`, then each resolves (active player's first: C7) with what it does."""
+    if not triggers:
+        return
+    tag = (lambda t: clause_of(t)[0]) if clause_of else (lambda t: when)
+    with st.trace.simultaneous():
+        for c, ability, _ in triggers:
+            st.trace.emit("triggered", tag((c, ability, None)), card=c.id, ability=ability, player=c.controller)
+    ordered = sorted(triggers, key=lambda t: t[0].controller != st.active)
+    for c, ability, effect in ordered:
+        res = clause_of((c, ability, None))[1] if clause_of else when
+        st.trace.emit("resolved", res, card=c.id, ability=ability, player=c.controller)
+        apply(st, script, c, c.controller, effect, res)
+
+
+# -- attacks ------------------------------------------------------------------------------------
+
+def attack(st: State, script: Script, card: Card, target: str, at_player: bool) -> None:
+    defender = st.opponent(st.active)
+    st.attacks += 1
+    st.attacker = card.id
+    declare = N1 if card.entered_this_turn else (A1 if at_player else C1)
+    with st.trace.simultaneous():
+        tap(st, card.id, declare)
+        st.trace.emit("attacked", declare, card=card.id, target=target)
+    fire(st, script, collect([card], "on_attack"), A2 if at_player else C2)
+    blocker = block_step(st, script, card, defender, A3 if at_player else C3)
+    if blocker is not None:
+        blocked(st, script, card, blocker)
+        end = C8
+    elif not in_play(st, card.id):
+        end = U7 if at_player else C8               # the attacker left before the block step: nothing more
+    elif at_player:
+        unblocked(st, script, card, defender)
+        end = U7
+    elif not in_play(st, target):
+        end = N9                                    # ※9: the attacked creature is gone: the attack ends
+    else:
+        result = battle(st, card, st.card(target), won=C4, lost=C5)
+        after_battle(st, script, result)
+        end = C8
+    st.trace.emit("attack_ended", end, card=card.id)
+    if at_player and card.has("after_attack_destroy"):
+        destroy(st, [card.id], N8)                  # ※8 ねじれる者ボーン・スライム: after the attack
+    st.attacker, st.shield_chosen = None, False
+
+
+def block_step(st: State, script: Script, attacker: Card, defender: str, clause: str) -> Card | None:
+    """A3: after the attack triggers, the defender decides whether a ブロッカー blocks (asked when one exists)."""
+    if not in_play(st, attacker.id) or not any(c.has("blocker") for c in st.board.in_zone(defender, "battlefield")):
+        return None
+
+    def validate(d: Decision) -> Card | None:
+        if d.kind == "no_block":
+            return None
+        cid = card_arg(d, "blocker", "card")
+        c = st.board.cards.get(cid)
+        if c is None:
+            raise Refusal("unknown_object", f"no card {cid!r}")
+        if c.zone != "battlefield" or c.controller != defender:
+            raise Refusal("blocker_not_defenders")
+        if not c.has("blocker"):
+            raise Refusal("blocker_not_blocker")
+        if c.tapped:
+            raise Refusal("blocker_tapped")
+        return c
+
+    _, blocker = decide(st, script, defender, ("block", "no_block"), clause, validate)
+    if blocker is not None:
+        with st.trace.simultaneous():
+            tap(st, blocker.id, clause)
+            st.trace.emit("blocked", clause, card=blocker.id, attacker=attacker.id)
+    return blocker
+
+
+def blocked(st: State, script: Script, attacker: Card, blocker: Card) -> None:
+    """B1 (※3) then B2 (※4), both triggered at the block; then the battle (B3/B4) and after-battle effects."""
+    triggers = collect([attacker], "on_attack_blocked") + collect([blocker], "on_block")
+    fire(st, script, triggers, B1,
+         clause_of=lambda t: (N3, B1) if t[1] == "on_attack_blocked" else (N4, B2))
+    result = battle(st, attacker, blocker, won=B3, lost=B3)
+    after_battle(st, script, result)
+
+
+def battle(st: State, a: Card, b: Card, *, won: str, lost: str):
+    """B3/C4/C5: the higher power stays, the lower is destroyed; a tie destroys both (B4, ※5: nobody wins)."""
+    if not (in_play(st, a.id) and in_play(st, b.id)):
+        return None
+    pa, pb = power(st, a), power(st, b)
+    if pa == pb:
+        with st.trace.simultaneous():
+            st.trace.emit("lost_battle", N5, card=a.id, power=pa, against=b.id)
+            st.trace.emit("lost_battle", N5, card=b.id, power=pb, against=a.id)
+        destroy(st, [a.id, b.id], B4)
+        return (None, a, b)
+    w, lo = (a, b) if pa > pb else (b, a)
+    with st.trace.simultaneous():
+        st.trace.emit("won_battle", won, card=w.id, power=power(st, w), against=lo.id)
+        st.trace.emit("lost_battle", won, card=lo.id, power=power(st, lo), against=w.id)
+    destroy(st, [lo.id], lost)
+    return (w, a, b)
+
+
+def after_battle(st: State, script: Script, result) -> None:
+    """C6/C7: after-battle effects (スレイヤー, バトルに勝った時 ...), the active player's first."""
+    if result is None:
+        return
+    winner, a, b = result
+    triggers: list[Trigger] = []
+    for me, other in ((a, b), (b, a)):
+        if me is winner:
+            triggers += collect([me], "on_battle_win")
+        if me.has("slayer") and in_play(st, other.id):
+            triggers.append((me, "slayer", {"_slay": other.id}))
+    if not triggers:
+        return
+    with st.trace.simultaneous():
+        for c, ability, _ in triggers:
+            st.trace.emit("triggered", C6, card=c.id, ability=ability, player=c.controller)
+    for c, ability, effect in sorted(triggers, key=lambda t: t[0].controller != st.active):
+        st.trace.emit("resolved", C7, card=c.id, ability=ability, player=c.controller)
+        if ability == "slayer":
+            destroy(st, [effect["_slay"]], C7)
+        else:
+            apply(st, script, c, c.controller, effect, C7)
+
+
+def unblocked(st: State, script: Script, attacker: Card, defender: str) -> None:
+    """U1 (※6), then the breaks: choose one shield -> break -> Ｓ・トリガー, once per shield (U2-U9)."""
+    fire(st, script, collect([attacker], "on_unblocked"), U1,
+         clause_of=lambda t: (N6, U1))
+    shields = st.board.zone(defender, "shields")
+    if not shields:
+        st.trace.emit("won", U2, player=st.active)   # X-direct-attack: no shield to break: the attack wins
+        raise GameOver(st.active)
+    count = breaks(attacker)                         # fixed now (U9: even if the attacker leaves)
+    for i in range(count):
+        if not st.board.zone(defender, "shields"):
+            break                                    # X-breaks-run-out
+        gone = not in_play(st, attacker.id)
+        chose, broke = (U2, U4) if i == 0 else ((U9, U9) if gone else (U8, U8))
+        shield = choose_shield(st, script, defender, chose)
+        st.shield_chosen = True
+        with st.trace.simultaneous():
+            st.trace.emit("broken", broke, card=shield, player=defender)
+            st.board.move(shield, "hand", broke)
+        shield_window(st, script, shield, defender)
+
+
+def choose_shield(st: State, script: Script, defender: str, clause: str) -> str:
+    def validate(d: Decision) -> str:
+        cid = card_arg(d, "card", "shield")
+        if cid not in st.board.zone(defender, "shields"):
+            raise Refusal("shield_not_attacked_players")
+        return cid
+
+    _, cid = decide(st, script, st.active, ("choose_shield",), clause, validate)
+    st.trace.emit("shield_chosen", clause, card=cid, player=st.active)
+    return cid
+
+
+def _offer(st: State, script: Script, player: str, card: Card, clause: str, broken: str) -> bool:
+    def validate(d: Decision) -> bool:
+        cid = card_arg(d, "card")
+        if cid != card.id:
+            other = st.board.cards.get(cid)
+            if other is not None and other.zone == "hand" and other.has("s_trigger") and cid != broken:
+                raise Refusal("s_trigger_not_broken")
+            raise Refusal("not_offered", f"offered: {card.id}")
+        return d.kind == "use"
+
+    _, use = decide(st, script, player, ("use", "decline"), clause, validate)
+    return use
+
+
+def shield_window(st: State, script: Script, shield: str, defender: str) -> None:
+    """U5/U6 (※7): the broken card's Ｓ・トリガー, used free and resolved here; Ｓ・バック at the same point."""
+    card = st.card(shield)
+    if card.has("s_trigger") and card.zone == "hand":
+        if _offer(st, script, defender, card, U5, shield):
+            st.trace.emit("used", U5, card=card.id, ability="s_trigger", player=defender)
+            resolve_card(st, script, card, defender, U6)
+    for back in list(st.board.in_zone(defender, "hand")):
+        if card.zone != "hand" or back.id == card.id or not back.has("s_back"):
+            continue
+        civ = back.params("s_back")[0]
+        if civ is not None and card.props.get("civ") != civ:
+            continue
+        if _offer(st, script, defender, back, N7, shield):
+            with st.trace.simultaneous():
+                st.trace.emit("used", N7, card=back.id, ability="s_back", player=defender)
+                st.board.move(card.id, "graveyard", N7)
+            resolve_card(st, script, back, defender, N7)
+
+
+def resolve_card(st: State, script: Script, card: Card, player: str, clause: str) -> None:
+    """A spell resolves its `spell` effect and goes to the graveyard; a creature enters the battle zone."""
+    if "spell" in card.definition.get("types", []):
+        for effect in card.params("spell"):
+            apply(st, script, card, player, effect, clause)
+        st.board.move(card.id, "graveyard", clause)
+    else:
+        enter(st, card.id, clause)
+
+
+# -- end of turn --------------------------------------------------------------------------------
+
+def end_turn(st: State, script: Script) -> None:
+    """E1: '自分のターンが終わる時' effects of the active player's creatures, then the turn ends."""
+    fire(st, script, collect(st.board.in_zone(st.active, "battlefield"), "end_of_turn"), E1)
+    st.trace.emit("turn_ended", E1, player=st.active)

@@ -1,0 +1,129 @@
+"""Duel Masters' closed vocabulary: events, decisions, refusal reasons, zones, abilities, projection fields.
+
+Clause ids are those of ``cases/duelmasters/rules.yaml`` (seed ``002_5341a325e7af91cc.txt``).
+"""
+
+from __future__ import annotations
+
+from ...core.vocabulary import (
+    CORE_EVENTS,
+    CORE_REASONS,
+    AbilitySpec,
+    DecisionSpec,
+    EventSpec,
+    Vocabulary,
+    specs,
+)
+
+EVENTS = specs(
+    *CORE_EVENTS,
+    EventSpec("tapped", ("card",), "A creature is tapped (to attack, to block, or as a tap ability's cost)", "card"),
+    EventSpec("untapped", ("card",), "A creature is untapped by an effect", "card"),
+    EventSpec("attacked", ("card", "target"),
+              "A1/C1: the attacker attacks `target`: a player id (never a shield) or a tapped creature", "card"),
+    EventSpec("used", ("card", "ability", "player"),
+              "P3/U5/N7: a tap ability (tap_trigger, dynamo), an Ｓ・トリガー or an Ｓ・バック is used", "card"),
+    EventSpec("blocked", ("card", "attacker"), "A3/C3: `card` (a ブロッカー) blocks `attacker`", "card"),
+    EventSpec("shield_chosen", ("card", "player"), "U2/U8: the attacking player chooses the shield to break", "card"),
+    EventSpec("broken", ("card", "player"), "U4: a shield of `player` is broken (it goes to its owner's hand)", "card"),
+    EventSpec("won_battle", ("card", "power", "against"), "B3/C4: a creature wins its battle", "card"),
+    EventSpec("lost_battle", ("card", "power", "against"), "B3/C4/N5: a creature loses its battle (a tie: both)", "card"),
+    EventSpec("destroyed", ("card",), "A creature is destroyed (put into its owner's graveyard)", "card"),
+    EventSpec("pumped", ("card", "amount"), "A creature's power changes by `amount` until the end of the turn", "card"),
+    EventSpec("attack_ended", ("card",), "U7/C8/N9: one attack of `card` is over", "card"),
+    EventSpec("turn_ended", ("player",), "E1: the turn ends after the end-of-turn effects", "player"),
+)
+
+DECISIONS = specs(
+    DecisionSpec("attack", "{attacker: card, target: player | card}",
+                 "P4/A1/C1: the active player attacks the opponent (a player id) or a tapped opposing creature"),
+    DecisionSpec("tap_ability", "card (or {card: card})",
+                 "P3: tap a creature to use its タップトリガー or ダイナモ instead of attacking"),
+    DecisionSpec("block", "card (or {blocker: card})", "A3: the defending player blocks with a ブロッカー"),
+    DecisionSpec("no_block", "null", "A3: the defending player does not block"),
+    DecisionSpec("choose_shield", "card", "U2/U8: the attacking player chooses one shield of the attacked player"),
+    DecisionSpec("use", "card (or {card: card})", "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now"),
+    DecisionSpec("decline", "card (or {card: card})", "U5/N7: do not use the Ｓ・トリガー or Ｓ・バック offered now"),
+    DecisionSpec("choose_target", "card", "The controller of a resolving effect chooses its target"),
+    DecisionSpec("choose_card", "card or {take: card, bottom: [card, ...]}",
+                 "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
+    DecisionSpec("end_turn", "null", "E1: the active player ends the turn (end-of-turn effects resolve)"),
+)
+
+REASONS = {
+    **CORE_REASONS,
+    "attacker_not_yours": "P1: only a creature of the active player's battle zone attacks",
+    "attacker_not_in_battle_zone": "P1: the attacker must be in the battle zone",
+    "summoning_sick": "P2: a creature put into the battle zone this turn cannot attack (※1: unless 進化 or スピードアタッカー)",
+    "attacker_tapped": "a tapped creature cannot attack (assumption duelmasters:X-tapped-attacker)",
+    "attacker_cannot_attack": "the creature has 'このクリーチャーは攻撃することができない'",
+    "target_not_opponent": "P4: the attack targets the opponent or an opposing creature",
+    "attack_target_shield": "A1: an attack declares only the player, never a shield",
+    "target_untapped_creature": "C1: only a tapped opposing creature may be attacked (unless an effect allows)",
+    "no_tap_ability": "P3: the creature has no タップトリガー or ダイナモ",
+    "tap_ability_cannot_attack": "N2: a tap ability is used instead of an attack, so only by a creature that could attack",
+    "blocker_not_blocker": "A3: only a creature with ブロッカー can block",
+    "blocker_tapped": "A3: a tapped ブロッカー cannot block (assumption duelmasters:X-blocker-taps)",
+    "blocker_not_defenders": "A3: the blocker must be the attacked player's creature in the battle zone",
+    "block_after_shield_chosen": "U3: once a shield has been chosen, no block is possible",
+    "shield_not_attacked_players": "U2: the shield must be one of the attacked player's shields",
+    "s_trigger_not_broken": "N7: an Ｓ・トリガー is used only as its shield is broken, not from the hand",
+    "not_offered": "the card named is not the Ｓ・トリガー/Ｓ・バック being offered now",
+    "illegal_target": "the chosen card is not a legal target of the effect",
+}
+
+ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
+
+_EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: {max_power?} | tap_target | "
+            "untap_self | power_plus: N | pump_target: N | destroy_self | mana_from_deck: N | summon_self | "
+            "look_take: N")
+
+ABILITIES = specs(
+    AbilitySpec("blocker", "", "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
+    AbilitySpec("cannot_attack", "", "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
+    AbilitySpec("speed_attacker", "", "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
+    AbilitySpec("evolution", "", "進化クリーチャー: may attack the turn it is put into the battle zone", "seed ※1"),
+    AbilitySpec("w_breaker", "", "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8)", "seed U8"),
+    AbilitySpec("t_breaker", "", "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8)", "seed U8"),
+    AbilitySpec("power_attacker", "int", "パワーアタッカー+N: +N power while attacking", "seed B3 (プラスマイナスされたパワー)"),
+    AbilitySpec("slayer", "", "スレイヤー: after a battle, destroy the creature it battled (C6)", "seed C6"),
+    AbilitySpec("can_attack_untapped", "", "may attack untapped creatures (C1 '効果がない限り')", "seed C1"),
+    AbilitySpec("s_trigger", "", "Ｓ・トリガー: used free when broken from the shields (U5); a spell resolves "
+                "its `spell` effect, a creature is put into the battle zone", "seed U5"),
+    AbilitySpec("s_back", "civilization | null",
+                "Ｓ・バック: when a shield of that civilization (props.civ; null = any) is broken, discard it to use "
+                "this card from the hand free (N7)", "seed ※7"),
+    AbilitySpec("spell", _EFFECTS, "what a spell does when used", "card text"),
+    AbilitySpec("tap_trigger", _EFFECTS, "タップトリガー: tap instead of attacking to use the effect (P3, N2)", "seed P3"),
+    AbilitySpec("dynamo", _EFFECTS, "ダイナモ: as tap_trigger, and usable at the beginning of the battle even by a "
+                "creature that cannot attack (N2; reading duelmasters:X-dynamo)", "seed ※2"),
+    AbilitySpec("on_attack", _EFFECTS, "アタックトリガー 'このクリーチャーが攻撃する時' (A2, C2)", "seed A2"),
+    AbilitySpec("on_attack_blocked", _EFFECTS, "'このクリーチャーが攻撃してブロックされた時' (※3, B1)", "seed ※3"),
+    AbilitySpec("on_block", _EFFECTS, "'このクリーチャーがブロックした時' (※4, B2)", "seed ※4"),
+    AbilitySpec("on_unblocked", _EFFECTS, "'相手プレイヤーを攻撃してブロックされなかった時' (※6, U1)", "seed ※6"),
+    AbilitySpec("on_battle_win", _EFFECTS, "'バトルに勝った時' after-battle effect (C6; none on a tie, ※5)", "seed C6, ※5"),
+    AbilitySpec("after_attack_destroy", "", "'相手プレイヤーを攻撃する時、攻撃の後、このクリーチャーを破壊する' (※8)",
+                "seed ※8 (ねじれる者ボーン・スライム)"),
+    AbilitySpec("end_of_turn", _EFFECTS, "'自分のターンが終わる時' (E1)", "seed E1"),
+)
+
+PLAYER_FIELDS: dict[str, str] = {}
+
+CARD_FIELDS = {
+    "zone": "battlefield | shields | hand | deck | graveyard | mana",
+    "owner": "player id",
+    "tapped": "bool",
+    "power": "int: current power (pumps included; パワーアタッカー only during its attack)",
+    "abilities": "[name, ...]: the abilities it has",
+}
+
+VOCABULARY = Vocabulary(
+    game="duelmasters",
+    events=EVENTS,
+    decisions=DECISIONS,
+    reasons=REASONS,
+    zones=ZONES,
+    abilities=ABILITIES,
+    player_fields=PLAYER_FIELDS,
+    card_fields=CARD_FIELDS,
+)
