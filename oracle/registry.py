@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 
 _GAMES: dict[str, str] = {
     "ijinden": "oracle.games.ijinden",
+    "duelmasters": "oracle.games.duelmasters",
+    "mtg": "oracle.games.mtg",
 }
 
 

@@ -1,0 +1,79 @@
+"""Battles: entering with defense counters (310.4b), the protector (310.8, 310.11a), damage (310.6)."""
+
+from __future__ import annotations
+
+from ...core.board import Card
+from ...core.script import Refusal, Script
+from .state import C, State, StackItem
+
+
+def legal_protectors(st: State, battle: Card) -> list[str]:
+    """310.8a/310.11a: a Siege's protector is an opponent of its controller; no battle type: the controller."""
+    if st.is_siege(battle):
+        return st.opponents(battle.controller)
+    if st.subtypes(battle):  # a battle type the engine does not know: any player (none exist in 20231117.0)
+        return st.alive()
+    return [battle.controller] if battle.controller not in st.lost else []
+
+
+def choose_protector(st: State, script: Script, battle: Card, clause: str) -> str | None:
+    """The controller chooses a legal protector (always asked for a Siege, even with one choice)."""
+    legal = legal_protectors(st, battle)
+    if not legal:
+        return None
+    if not st.is_siege(battle) and not st.subtypes(battle):
+        return legal[0]  # 310.8a: with no battle type its controller becomes its protector; nothing to choose
+
+    def valid(d):
+        if d.args not in st.board.players:
+            raise Refusal("unknown_object", f"{d.args!r} is not a player")
+        if d.args not in legal:
+            raise Refusal("illegal_protector", f"{d.args} can't protect {battle.id}", clause=clause)
+        return d.args
+
+    _, player = script.decide(battle.controller, ("choose_protector",), clause, valid)
+    return player
+
+
+def set_protector(st: State, battle: Card, player: str | None, clause: str) -> None:
+    """310.8f: one protector at a time; a new one replaces the old."""
+    previous = battle.props.get("protector")
+    battle.props["protector"] = player
+    if previous is not None and previous != player:
+        clause = C + "310.8f"  # the new protector replaces the old one
+    st.trace.emit("protector_chosen", clause, card=battle.id, player=player, previous=previous)
+
+
+def enter_battlefield(st: State, script: Script, card: Card, controller: str, clause: str) -> None:
+    """Put a card onto the battlefield. A battle enters with its printed defense in defense counters (310.4b)
+    and its protector chosen as it enters (310.8a / 310.11a): the choice first, then one moment."""
+    card.controller = controller
+    protector = None
+    is_battle = st.is_battle_def(card)
+    if is_battle:  # chosen as it enters, before the moment it arrives (legality from the new controller)
+        protector_clause = C + ("310.11a" if st.is_siege(card) else "310.8a")
+        protector = choose_protector(st, script, card, protector_clause)
+    with st.trace.simultaneous():
+        st.board.move(card.id, "battlefield", clause)
+        card.props["entered"] = True
+        card.entered_this_turn = True
+        if is_battle:
+            n = st.face_def(card).get("defense") or 0
+            card.counters["defense"] = n
+            st.trace.emit("counters_placed", C + "310.4b", card=card.id, kind="defense", count=n, defense=n)
+            if protector is not None:
+                set_protector(st, card, protector,
+                              C + ("310.11a" if st.is_siege(card) else "310.8a"))
+
+
+def remove_defense(st: State, battle: Card, amount: int) -> None:
+    """310.6: damage to a battle removes that many defense counters. 310.11b: removing the last triggers."""
+    have = battle.counters.get("defense", 0)
+    n = min(have, amount)
+    if n <= 0:
+        return
+    battle.counters["defense"] = have - n
+    st.trace.emit("counters_removed", C + "310.6", card=battle.id, kind="defense", count=n, left=have - n)
+    if have - n == 0 and st.is_siege(battle):
+        st.pending.append(StackItem(battle.id, battle.controller, ability="siege"))
+        st.trace.emit("triggered", C + "310.11b", card=battle.id, ability="siege", player=battle.controller)

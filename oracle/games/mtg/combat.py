@@ -1,0 +1,283 @@
+"""The combat phase subset battles need: 508 declare attackers, 509 declare blockers, 510 combat damage,
+511 end of combat; with 310.5, 310.8b-d and the rule that battles neither attack nor block.
+
+Players get priority in a combat step only when something is on the stack (assumption mtg:A-priority).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.script import Refusal, Script
+from .damage import deal, lose_life
+from .stack import run_stack
+from .state import C, Combat, StackItem, State
+
+# -- declare attackers -----------------------------------------------------------------------
+
+
+def _attack_target_clause(st: State, target: str) -> str:
+    if target in st.board.cards and st.is_battle(st.card(target)):
+        # 310.8b: notably a Siege's own controller attacks it; otherwise 310.5: battles can be attacked
+        return C + ("310.8b" if st.card(target).controller == st.active else "310.5")
+    return C + "508.1b"
+
+
+def _check_target(st: State, attacker: str, target: Any) -> None:
+    a = st.active
+    if target in st.board.players:
+        if target in st.lost or target not in st.opponents(a):
+            raise Refusal("illegal_attack_target", f"{attacker} can't attack {target}", clause=C + "508.1b")
+        return
+    if not (isinstance(target, str) and target in st.board.cards and st.card(target).zone == "battlefield"):
+        raise Refusal("unknown_object", f"no permanent {target!r} to attack")
+    t = st.card(target)
+    if st.is_battle(t):
+        prot = t.props.get("protector")
+        if prot == a:
+            raise Refusal("protector_cant_attack", f"{a} protects {target}", clause=C + "310.8b")
+        if prot is not None and st.teammates(a, prot):
+            raise Refusal("teammate_protects_battle", f"{prot}, {a}'s teammate, protects {target}",
+                          clause=C + "summary.two-headed-giant")
+        if prot is None or prot not in st.opponents(a):
+            raise Refusal("illegal_attack_target", f"{target}'s protector is not a defending player",
+                          clause=C + "310.8b")
+        return
+    if st.is_planeswalker(t) and t.controller in st.opponents(a):
+        return
+    raise Refusal("illegal_attack_target", f"{target} is not a player, planeswalker or battle", clause=C + "508.1b")
+
+
+def _attackers_valid(st: State):
+    def valid(d) -> dict[str, str]:
+        if not isinstance(d.args, dict):
+            raise Refusal("malformed_decision", "declare_attackers takes {attacker: target}")
+        for cid, target in d.args.items():
+            if cid not in st.board.cards:
+                raise Refusal("unknown_object", f"no card {cid!r}")
+            c = st.card(cid)
+            if c.zone != "battlefield" or c.controller != st.active:
+                raise Refusal("attacker_not_yours", f"{cid} is not {st.active}'s", clause=C + "508.1a")
+            if st.is_battle(c):
+                raise Refusal("battle_cant_attack", f"{cid} is a battle", clause=C + "summary.no-combat")
+            if not st.is_creature(c):
+                raise Refusal("not_a_creature", f"{cid} is not a creature", clause=C + "508.1a")
+            if c.tapped:
+                raise Refusal("attacker_tapped", f"{cid} is tapped", clause=C + "508.1a")
+            if c.entered_this_turn and not st.has(c, "haste"):
+                raise Refusal("attacker_summoning_sick", f"{cid} came under {st.active}'s control this turn",
+                              clause=C + "508.1a")
+            _check_target(st, cid, target)
+        return dict(d.args)
+    return valid
+
+
+def declare_attackers(st: State, script: Script) -> bool:
+    """508.1; returns False when nothing attacks (508.8: skip blockers and damage)."""
+    st.step = "declare_attackers"
+    run_stack(st, script)
+    _, attacks = script.decide(st.active, ("declare_attackers",), C + "508.1", _attackers_valid(st))
+    if not attacks:
+        return False
+    st.combat = cb = Combat()
+    with st.trace.simultaneous():
+        for cid, target in attacks.items():
+            c = st.card(cid)
+            if not st.has(c, "vigilance"):
+                c.tapped = True
+                st.trace.emit("tapped", C + "508.1f", card=cid)
+            cb.attackers[cid] = target
+            st.trace.emit("became_attacker", _attack_target_clause(st, target), card=cid, target=target)
+    with st.trace.simultaneous():
+        for p in _defending_players(st, attacks):
+            via = next((t for t in attacks.values() if t in st.board.cards and st.is_battle(st.card(t))
+                        and st.card(t).props.get("protector") == p
+                        and st.card(t).controller != p), None)
+            cb.defending.append(p)
+            st.trace.emit("defending_player", C + ("310.8d" if via else "508.1b"), player=p, via=via)
+    for cid, target in attacks.items():  # 508.1m: attack triggers
+        for n in st.params(st.card(cid), "attack_drain"):
+            st.pending.append(StackItem(cid, st.active, "attack_drain", [], {"n": n, "target": target}))
+            st.trace.emit("triggered", C + "508.1m", card=cid, ability="attack_drain", player=st.active)
+    run_stack(st, script)
+    return True
+
+
+def _defending_players(st: State, attacks: dict[str, str]) -> list[str]:
+    """506.2/310.8d: the attacked players, controllers of attacked planeswalkers, protectors of attacked
+    battles; in Two-Headed Giant, their whole team (the seed's 双頭巨人戦 note)."""
+    out = {st.defending_for(t) for t in attacks.values()} - {None}
+    if st.two_headed:
+        out |= {p for p in st.alive() for q in list(out) if st.teammates(p, q)}
+    return [p for p in st.from_active() if p in out]
+
+
+def resolve_attack_drain(st: State, item: StackItem) -> None:
+    """508.5/310.8d: "the defending player" for a creature attacking a battle is the battle's protector."""
+    target = item.data["target"]
+    who = st.defending_for(target) if target is not None else None
+    battle = target in st.board.cards and st.is_battle(st.card(target))
+    st.trace.emit("resolved", C + "508.1m", card=item.card, ability="attack_drain", player=item.controller)
+    if who is not None and who not in st.lost:
+        lose_life(st, who, item.data["n"], C + ("310.8d" if battle else "508.5"))
+
+
+# -- declare blockers ------------------------------------------------------------------------
+
+
+def _may_block(st: State, player: str, attacker: str) -> None:
+    cb = st.combat
+    target = cb.attackers.get(attacker)
+    if attacker not in cb.attackers:
+        raise Refusal("not_an_attacker", f"{attacker} is not attacking", clause=C + "509.1a")
+    if target in st.board.cards and st.is_battle(st.card(target)):
+        prot = st.card(target).props.get("protector")
+        if not (player == prot or (st.two_headed and prot is not None and st.teammates(player, prot))):
+            raise Refusal("not_protector", f"{player} does not protect {target}", clause=C + "310.8c")
+        return
+    who = st.defending_for(target) if target is not None else None
+    if not (player == who or (st.two_headed and who is not None and st.teammates(player, who))):
+        raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=C + "509.1a")
+
+
+def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
+    def valid(d) -> dict[str, str]:
+        if not isinstance(d.args, dict):
+            raise Refusal("malformed_decision", "declare_blockers takes {blocker: attacker}")
+        for bid, aid in d.args.items():
+            if bid not in st.board.cards or aid not in st.board.cards:
+                raise Refusal("unknown_object", f"no card {bid!r} or {aid!r}")
+            b = st.card(bid)
+            if b.zone != "battlefield" or b.controller != player:
+                raise Refusal("blocker_not_yours", f"{bid} is not {player}'s", clause=C + "509.1a")
+            if st.is_battle(b):
+                raise Refusal("battle_cant_block", f"{bid} is a battle", clause=C + "summary.no-combat")
+            if not st.is_creature(b):
+                raise Refusal("not_a_creature", f"{bid} is not a creature", clause=C + "509.1a")
+            if b.tapped:
+                raise Refusal("blocker_tapped", f"{bid} is tapped", clause=C + "509.1a")
+            _may_block(st, player, aid)
+            a = st.card(aid)
+            if st.has(a, "flying") and not (st.has(b, "flying") or st.has(b, "reach")):
+                raise Refusal("flying", f"{aid} has flying", clause=C + "509.1a")
+        counts: dict[str, int] = {}
+        for aid in list(so_far.values()) + list(d.args.values()):
+            counts[aid] = counts.get(aid, 0) + 1
+        for aid, n in counts.items():
+            if n == 1 and st.has(st.card(aid), "menace"):
+                raise Refusal("menace", f"{aid} has menace", clause=C + "509.1a")
+        return dict(d.args)
+    return valid
+
+
+def declare_blockers(st: State, script: Script) -> None:
+    st.step = "declare_blockers"
+    cb = st.combat
+    blocks: dict[str, str] = {}
+    for p in list(cb.defending):
+        if p in st.lost:
+            continue
+        clause = C + ("310.8c" if _protects_attacked(st, p) else "509.1a")
+        _, mine = script.decide(p, ("declare_blockers",), clause, _blockers_valid(st, p, blocks))
+        blocks.update(mine)
+    if blocks:
+        with st.trace.simultaneous():
+            for bid, aid in blocks.items():
+                cb.blockers[bid] = aid
+                target = cb.attackers.get(aid)
+                battle = target in st.board.cards and st.is_battle(st.card(target))
+                st.trace.emit("became_blocker", C + ("310.8c" if battle else "509.1g"), card=bid, attacker=aid)
+            for aid in dict.fromkeys(blocks.values()):
+                cb.blocked.add(aid)
+                st.trace.emit("blocked", C + "509.1h", card=aid)
+    run_stack(st, script)
+
+
+def _protects_attacked(st: State, p: str) -> bool:
+    return any(t in st.board.cards and st.is_battle(st.card(t)) and st.card(t).props.get("protector") == p
+               for t in st.combat.attackers.values())
+
+
+# -- combat damage ---------------------------------------------------------------------------
+
+
+def _assignment_valid(st: State, multi: dict[str, list[str]]):
+    def valid(d) -> dict[str, dict[str, int]]:
+        if not isinstance(d.args, dict) or set(d.args) != set(multi):
+            raise Refusal("malformed_decision", f"assign damage for exactly {sorted(multi)}")
+        for aid, split in d.args.items():
+            if not isinstance(split, dict) or set(split) - set(multi[aid]):
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers", clause=C + "510.1c")
+            power, _ = st.pt(st.card(aid))
+            amounts = list(split.values())
+            if any(not isinstance(n, int) or n < 0 for n in amounts) or sum(amounts) != max(power, 0):
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=C + "510.1c")
+            order = list(split)
+            for i, bid in enumerate(order[:-1]):
+                b = st.card(bid)
+                lethal = st.pt(b)[1] - b.props.get("damage", 0)
+                if split[bid] < lethal and any(split[x] > 0 for x in order[i + 1:]):
+                    raise Refusal("illegal_damage_assignment", f"{bid} must be assigned lethal damage first",
+                                  clause=C + "510.1c")
+        return d.args
+    return valid
+
+
+def combat_damage(st: State, script: Script) -> None:
+    st.step = "combat_damage"
+    cb = st.combat
+    blockers_of: dict[str, list[str]] = {}
+    for bid, aid in cb.blockers.items():
+        blockers_of.setdefault(aid, []).append(bid)
+    multi = {a: bs for a, bs in blockers_of.items() if len(bs) > 1 and a in cb.attackers}
+    split: dict[str, dict[str, int]] = {}
+    if multi:
+        _, split = script.decide(st.active, ("assign_combat_damage",), C + "510.1c", _assignment_valid(st, multi))
+    assignments: list[tuple[str, str, int]] = []
+    for aid, target in cb.attackers.items():
+        power = st.pt(st.card(aid))[0]
+        if power <= 0:
+            continue  # 510.1a
+        if aid in cb.blocked:
+            bs = [b for b in blockers_of.get(aid, []) if b in cb.blockers]
+            if aid in split:
+                assignments += [(aid, b, n) for b, n in split[aid].items()]
+            elif bs:
+                assignments.append((aid, bs[0], power))
+        elif target is not None:
+            assignments.append((aid, target, power))  # 510.1b
+    for bid, aid in cb.blockers.items():
+        power = st.pt(st.card(bid))[0]
+        if power > 0 and aid in cb.attackers:
+            assignments.append((bid, aid, power))
+    if assignments:
+        with st.trace.simultaneous():  # 510.2: all combat damage is dealt at once
+            for src, tgt, n in assignments:
+                battle = tgt in st.board.cards and st.is_battle(st.card(tgt))
+                deal(st, src, tgt, n, combat=True, clause=_damage_clause(st, src, tgt, battle))
+    run_stack(st, script)
+
+
+def _damage_clause(st: State, src: str, tgt: str, battle: bool) -> str:
+    cb = st.combat
+    if src in cb.blockers:
+        return C + "510.1a"
+    if src in cb.blocked:
+        return C + "510.1c"
+    return C + ("summary.attack-battle" if battle else "510.1b")
+
+
+def end_of_combat(st: State, script: Script) -> None:
+    """511.3: creatures stop attacking and blocking; then 310.10 may apply to battles no longer attacked."""
+    st.step = "end_combat"
+    st.trace.emit("combat_ended", C + "511.3", player=st.active)
+    st.combat = None
+    run_stack(st, script)
+
+
+def combat_phase(st: State, script: Script) -> None:
+    if declare_attackers(st, script):
+        if st.combat.attackers:
+            declare_blockers(st, script)
+            combat_damage(st, script)
+        end_of_combat(st, script)

@@ -1,0 +1,130 @@
+"""State-based actions (704), the battle ones from 310: 310.7 (704.5v), 310.9, 310.10.
+
+All the actions that apply at one check are performed at once (704.3): the choices they need are made
+first (310.10: the controller chooses a protector), then one moment holds every result. Checks repeat
+until none applies.
+"""
+
+from __future__ import annotations
+
+from ...core.script import GameOver, Script
+from .battles import choose_protector, legal_protectors, set_protector
+from .state import C, State
+
+
+def _attacked(st: State, battle_id: str) -> bool:
+    return st.combat is not None and battle_id in st.combat.attackers.values()
+
+
+def check(st: State, script: Script) -> None:
+    while _check_once(st, script):
+        pass
+
+
+def _check_once(st: State, script: Script) -> bool:
+    losers = [p for p in st.alive() if st.life[p] <= 0]
+    to_graveyard: list[tuple[str, str]] = []
+    unattach: list[str] = []
+    protectors: list[tuple[str, str]] = []
+    for c in st.battlefield():
+        if st.is_creature(c):
+            _, t = st.pt(c)
+            if t <= 0:
+                to_graveyard.append((c.id, C + "704.5f"))
+                continue
+            if c.props.get("damage", 0) >= t > 0:
+                to_graveyard.append((c.id, C + "704.5g"))
+                continue
+        if st.is_planeswalker(c) and c.counters.get("loyalty", 0) <= 0:
+            to_graveyard.append((c.id, C + "704.5i"))
+            continue
+        if not st.is_battle(c):
+            continue
+        if c.props.get("attached_to"):
+            unattach.append(c.id)  # 310.9
+        going = False
+        if c.counters.get("defense", 0) <= 0 and not st.on_stack_or_pending(c.id):
+            to_graveyard.append((c.id, C + "310.7"))
+            going = True
+        prot = c.props.get("protector")
+        if (prot is None or prot in st.lost or prot not in legal_protectors(st, c)) and not _attacked(st, c.id):
+            protectors.append((c.id, "graveyard" if going else ""))
+    if not (losers or to_graveyard or unattach or protectors):
+        return False
+
+    # 310.10: the choices first (the controller chooses; a battle with no legal choice goes to the graveyard)
+    chosen: list[tuple[str, str | None]] = []
+    for bid, _ in protectors:
+        b = st.card(bid)
+        if not legal_protectors(st, b):
+            if bid not in [x for x, _ in to_graveyard]:
+                to_graveyard.append((bid, C + "310.10"))
+            continue
+        chosen.append((bid, choose_protector(st, script, b, C + "310.10")))
+
+    with st.trace.simultaneous():
+        for p in losers:
+            st.trace.emit("lost", C + "704.5a", player=p)
+        for bid, who in chosen:
+            set_protector(st, st.card(bid), who, C + "310.10")
+        for bid in unattach:
+            b = st.card(bid)
+            st.trace.emit("unattached", C + "310.9", card=bid, **{"from": b.props.pop("attached_to")})
+        for cid, clause in to_graveyard:
+            _leave_battlefield(st, cid, "graveyard", clause)
+    for p in losers:
+        _lose(st, p)
+    return True
+
+
+def _leave_battlefield(st: State, cid: str, zone: str, clause: str) -> None:
+    c = st.card(cid)
+    remove_from_combat(st, cid, emit=False)
+    for other in st.battlefield():  # what was attached to it is no longer (Auras etc. are not modelled)
+        if other.props.get("attached_to") == cid:
+            other.props.pop("attached_to")
+    st.board.move(cid, zone, clause)
+    st.reset_object(c)
+
+
+def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str = C + "ruling.removed-from-combat") -> None:
+    """506.4: a permanent leaves combat; a battle that leaves it is no longer attacked by anything."""
+    cb = st.combat
+    if cb is None:
+        return
+    hit = False
+    if cid in cb.attackers:
+        del cb.attackers[cid]
+        for b, a in list(cb.blockers.items()):
+            if a == cid:
+                pass  # its blockers stay blocking creatures (509.1h), blocking nothing
+        hit = True
+    if cid in cb.blockers:
+        del cb.blockers[cid]
+        hit = True
+    for a, t in list(cb.attackers.items()):
+        if t == cid:
+            cb.attackers[a] = None  # 510.1b: attacking nothing, it assigns no combat damage
+            hit = True
+    if hit and emit:
+        st.trace.emit("removed_from_combat", clause, card=cid)
+
+
+def _lose(st: State, player: str) -> None:
+    """800.4a: in a multiplayer game the loser leaves; the game ends when one team remains (104.2a)."""
+    st.lost.add(player)
+    teams = {st.team[p] for p in st.alive()}
+    if len(teams) <= 1:
+        alive = st.alive()
+        winner = alive[0] if alive else None
+        if winner is not None:
+            st.trace.emit("won", C + "704.5a", player=winner)
+        raise GameOver(winner)
+    if len(st.board.players) > 2:
+        st.trace.emit("left_game", C + "704.5a", player=player)
+        if st.combat is not None:
+            for cid in list(st.combat.attackers) + list(st.combat.blockers):
+                if st.card(cid).controller == player:
+                    remove_from_combat(st, cid, emit=True)
+            if player in st.combat.defending:
+                st.combat.defending.remove(player)

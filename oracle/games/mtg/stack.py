@@ -1,0 +1,279 @@
+"""Casting spells, priority and the stack (601, 117, 608), as far as battles need them (310.1, 310.2, 310.11b).
+
+Mana is not modelled: costs are taken as paid (assumption mtg:A-no-mana). A priority round asks each
+player in turn order from the one with priority; when all pass in succession the top object resolves
+(117.4). Every priority decision is an open point: an exhausted script ends the case there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.script import Refusal, Script
+from . import sba
+from .battles import enter_battlefield
+from .damage import deal, lose_life
+from .state import C, StackItem, State
+
+PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
+
+
+class Stop(Exception):
+    """The script ended at an open point: the case ends here."""
+
+
+# -- targets --------------------------------------------------------------------------------
+
+def _on_battlefield(st: State, x: Any) -> bool:
+    return isinstance(x, str) and x in st.board.cards and st.card(x).zone == "battlefield"
+
+
+def target_ok(st: State, effect: str, i: int, x: Any) -> bool:
+    """115.4: "any target" is a creature, player, planeswalker or battle."""
+    if effect == "deal_damage":
+        if x in st.alive():
+            return True
+        if not _on_battlefield(st, x):
+            return False
+        c = st.card(x)
+        return st.is_creature(c) or st.is_planeswalker(c) or st.is_battle(c)
+    if not _on_battlefield(st, x):
+        return False
+    c = st.card(x)
+    if effect == "become_copy":
+        return True if i == 0 else st.is_battle(c)
+    if effect == "become_battle":
+        return st.is_creature(c)
+    if effect == "add_defense":
+        return st.is_battle(c)
+    return True
+
+
+def _effect(st: State, cid: str) -> tuple[str, Any] | None:
+    for name, param in st.card(cid).abilities:
+        if name in SPELL_EFFECTS:
+            return name, param
+    return None
+
+
+def _n_targets(effect: str | None) -> int:
+    return 2 if effect == "become_copy" else (0 if effect is None else 1)
+
+
+# -- casting ---------------------------------------------------------------------------------
+
+def cast_validator(st: State, player: str):
+    def valid(d) -> tuple[str, list[str]]:
+        args = d.args if isinstance(d.args, dict) else {"card": d.args}
+        cid, targets = args.get("card"), list(args.get("targets") or [])
+        if cid not in st.board.cards:
+            raise Refusal("unknown_object", f"no card {cid!r}")
+        c = st.card(cid)
+        if c.zone != "hand" or c.owner != player:
+            raise Refusal("not_in_hand", f"{cid} is not in {player}'s hand", clause=C + "310.1")
+        types = st.types(c)
+        if "instant" not in types:
+            if player != st.active:
+                raise Refusal("not_your_turn", f"{cid} can be cast only in its controller's turn", clause=C + "310.1")
+            if st.step not in ("main", "main2"):
+                raise Refusal("not_main_phase", f"{cid} can be cast only in a main phase", clause=C + "310.1")
+            if st.stack:
+                raise Refusal("stack_not_empty", f"{cid} can be cast only with an empty stack", clause=C + "310.1")
+        eff = _effect(st, cid)
+        name = eff[0] if eff else None
+        if (len(targets) != _n_targets(name) or len(set(targets)) != len(targets)
+                or not all(target_ok(st, name, i, t) for i, t in enumerate(targets))):
+            raise Refusal("illegal_target", f"{cid} needs {_n_targets(name)} legal target(s), got {targets}")
+        return cid, targets
+    return valid
+
+
+def put_spell(st: State, player: str, cid: str, targets: list[str], *, free: bool = False) -> None:
+    c = st.card(cid)
+    battle = st.is_battle_def(c)
+    clause = C + ("310.11b" if free else "310.1" if battle else "601.2a")
+    with st.trace.simultaneous():
+        st.board.move(cid, "stack", clause)
+        st.trace.emit("cast", clause, card=cid, player=player, face=c.props.get("face", "front"), free=free)
+    st.stack.append(StackItem(cid, player, None, targets))
+
+
+# -- priority --------------------------------------------------------------------------------
+
+def run_stack(st: State, script: Script) -> None:
+    """State-based actions and triggers, then priority rounds until the stack is empty."""
+    while True:
+        settle(st, script)
+        if not st.stack:
+            return
+        priority_round(st, script)
+
+
+def settle(st: State, script: Script) -> None:
+    """704.3/117.5: SBAs until none, then waiting triggers go on the stack (APNAP, in trigger order)."""
+    sba.check(st, script)
+    if st.pending:
+        order = st.from_active()
+        st.pending.sort(key=lambda i: order.index(i.controller) if i.controller in order else 99)
+        st.stack.extend(st.pending)
+        st.pending.clear()
+
+
+def priority_round(st: State, script: Script) -> None:
+    players = st.from_active()
+    i, passes = 0, 0
+    while passes < len(players):
+        p = players[i % len(players)]
+        got = script.decide(p, ("pass", "cast"), C + "117.3d", lambda d: _priority(st, p, d), optional=True)
+        if got is None:
+            raise Stop()
+        d, parsed = got
+        if d.kind == "pass":
+            passes += 1
+            i += 1
+            continue
+        put_spell(st, p, *parsed)
+        settle(st, script)
+        passes = 0  # 117.3c: the caster receives priority again
+    resolve_top(st, script)
+
+
+def _priority(st: State, p: str, d):
+    if d.kind == "pass":
+        return None
+    return cast_validator(st, p)(d)
+
+
+# -- resolution ------------------------------------------------------------------------------
+
+def resolve_top(st: State, script: Script) -> None:
+    item = st.stack.pop()
+    if item.ability == "siege":
+        _resolve_siege(st, script, item)
+        return
+    if item.ability == "attack_drain":
+        from .combat import resolve_attack_drain  # noqa: PLC0415  (combat imports this module)
+
+        resolve_attack_drain(st, item)
+        return
+    c = st.card(item.card)
+    if any(t in PERMANENT_TYPES for t in st.types(c)):
+        battle = st.is_battle(c)
+        st.trace.emit("resolved", C + ("310.2" if battle else "608.3a"), card=c.id, player=item.controller)
+        enter_battlefield(st, script, c, item.controller, C + ("310.2" if battle else "608.3a"))
+        return
+    eff = _effect(st, c.id)
+    name, param = eff if eff else (None, None)
+    if not all(target_ok(st, name, i, t) for i, t in enumerate(item.targets)):
+        with st.trace.simultaneous():
+            st.trace.emit("countered", C + "608.2b", card=c.id)
+            st.board.move(c.id, "graveyard", C + "608.2b")
+        return
+    st.trace.emit("resolved", C + "608.2n", card=c.id, player=item.controller)
+    SPELL_EFFECTS[name](st, item, param)
+    st.board.move(c.id, "graveyard", C + "608.2n")
+
+
+def _resolve_siege(st: State, script: Script, item: StackItem) -> None:
+    """310.11b: exile it, then its controller may cast it transformed without paying its mana cost."""
+    b = st.card(item.card)
+    st.trace.emit("resolved", C + "310.11b", card=b.id, ability="siege", player=item.controller)
+    if b.zone != "battlefield":
+        return
+    controller = b.controller
+    sba._leave_battlefield(st, b.id, "exile", C + "310.11b")
+    back = st.cards_def.get(b.name or "", {}).get("back")
+    if not back:
+        return
+    _, yes = script.decide(controller, ("cast_transformed",), C + "310.11b",
+                           lambda d: _bool(d.args))
+    if yes:
+        b.props["face"] = "back"
+        from ...core.board import normalize_abilities  # noqa: PLC0415
+        b.abilities = normalize_abilities(back.get("abilities", []))
+        b.owner = b.owner  # cast from exile by its controller
+        put_spell(st, controller, b.id, [], free=True)
+
+
+def _bool(x: Any) -> bool:
+    if not isinstance(x, bool):
+        raise Refusal("malformed_decision", "cast_transformed takes true or false")
+    return x
+
+
+# -- effects of the synthetic spells ---------------------------------------------------------
+
+def _deal_damage(st: State, item: StackItem, n: int) -> None:
+    with st.trace.simultaneous():
+        deal(st, item.card, item.targets[0], n, combat=False, clause=C + "summary.any-target")
+
+
+def _gain_control(st: State, item: StackItem, _: Any) -> None:
+    c = st.card(item.targets[0])
+    if c.controller == item.controller:
+        return
+    board = st.board
+    with st.trace.simultaneous():
+        board.zones[(c.controller, "battlefield")].remove(c.id)
+        c.controller = item.controller
+        board.zones[(c.controller, "battlefield")].append(c.id)
+        st.trace.emit("control_changed", C + "613.1b", card=c.id, player=c.controller)
+        if st.combat and (c.id in st.combat.attackers or c.id in st.combat.blockers
+                          or c.id in st.combat.attackers.values()):
+            sba.remove_from_combat(st, c.id, emit=True)
+
+
+def _become_copy(st: State, item: StackItem, _: Any) -> None:
+    target, original = (st.card(x) for x in item.targets)
+    was_protected = st.is_battle(target) and target.props.get("protector") is not None
+    from ...core.board import normalize_abilities  # noqa: PLC0415
+    target.props["copy_of"] = original.name
+    target.abilities = normalize_abilities(st.face_def(target).get("abilities", []))
+    # 310.8g: a battle that becomes a copy keeps its protector; a nonbattle has none (310.10 follows)
+    st.trace.emit("became_copy", C + ("310.8g" if was_protected else "310.10"), card=target.id, of=original.id)
+
+
+def _become_battle(st: State, item: StackItem, _: Any) -> None:
+    c = st.card(item.targets[0])
+    with st.trace.simultaneous():
+        c.props.setdefault("type_effects", []).append(("add", ["battle"]))
+        st.trace.emit("types_changed", C + "613.1d", card=c.id, types=st.types(c))
+        if st.combat and (c.id in st.combat.attackers or c.id in st.combat.blockers):
+            sba.remove_from_combat(st, c.id, emit=True, clause=C + "summary.no-combat")
+
+
+def _become_creature(st: State, item: StackItem, pt: dict) -> None:
+    c = st.card(item.targets[0])
+    c.props.setdefault("type_effects", []).append(("add", ["creature"]))
+    c.props.setdefault("pt_effects", []).append(("set", (pt["power"], pt["toughness"])))
+    st.trace.emit("types_changed", C + "613.1d", card=c.id, types=st.types(c))
+
+
+def _become_artifact_creature(st: State, item: StackItem, pt: dict) -> None:
+    c = st.card(item.targets[0])
+    was_battle = st.is_battle(c)
+    with st.trace.simultaneous():
+        c.props.setdefault("type_effects", []).append(("set", ["artifact", "creature"]))
+        c.props.setdefault("pt_effects", []).append(("set", (pt["power"], pt["toughness"])))
+        st.trace.emit("types_changed", C + ("310.8g" if was_battle else "613.1d"), card=c.id, types=st.types(c))
+        if was_battle and st.combat and c.id in st.combat.attackers.values():
+            sba.remove_from_combat(st, c.id, emit=True)
+
+
+def _add_defense(st: State, item: StackItem, n: int) -> None:
+    c = st.card(item.targets[0])
+    c.counters["defense"] = c.counters.get("defense", 0) + n
+    st.trace.emit("counters_placed", C + "310.4c", card=c.id, kind="defense", count=n, defense=st.defense(c))
+
+
+SPELL_EFFECTS = {
+    "deal_damage": _deal_damage,
+    "gain_control": _gain_control,
+    "become_copy": _become_copy,
+    "become_battle": _become_battle,
+    "become_creature": _become_creature,
+    "become_artifact_creature": _become_artifact_creature,
+    "add_defense": _add_defense,
+}
+
+__all__ = ["Stop", "run_stack", "settle", "priority_round", "cast_validator", "put_spell", "lose_life"]

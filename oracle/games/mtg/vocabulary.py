@@ -1,0 +1,154 @@
+"""Magic's closed vocabulary for battles (CR 310) and the combat, stack and SBA subset they need."""
+
+from __future__ import annotations
+
+from ...core.vocabulary import (
+    CORE_EVENTS,
+    CORE_REASONS,
+    AbilitySpec,
+    DecisionSpec,
+    EventSpec,
+    Vocabulary,
+    specs,
+)
+
+EVENTS = specs(
+    *CORE_EVENTS,
+    EventSpec("cast", ("card", "player", "face", "free"), "601/310.1: a spell is cast (put on the stack)", "card"),
+    EventSpec("countered", ("card",), "a spell or ability leaves the stack without resolving", "card"),
+    EventSpec("counters_placed", ("card", "kind", "count", "defense"),
+              "310.4b/310.4c: counters are put on a permanent (defense = its defense after)", "card"),
+    EventSpec("counters_removed", ("card", "kind", "count", "left"),
+              "310.6: counters are removed (defense by damage to a battle, loyalty by damage to a planeswalker)", "card"),
+    EventSpec("protector_chosen", ("card", "player", "previous"),
+              "310.8a/310.11a/310.10: a player becomes a battle's protector (previous: who stopped being it)", "card"),
+    EventSpec("tapped", ("card",), "508.1f: a permanent becomes tapped", "card"),
+    EventSpec("became_attacker", ("card", "target"),
+              "508.1k: a creature becomes an attacking creature, attacking a player, planeswalker or battle", "card"),
+    EventSpec("defending_player", ("player", "via"),
+              "506.2/310.8d: a player is a defending player this combat (via: the battle they protect, or null)",
+              "player"),
+    EventSpec("became_blocker", ("card", "attacker"), "509.1g: a creature becomes a blocking creature", "card"),
+    EventSpec("blocked", ("card",), "509.1h: an attacking creature becomes blocked", "card"),
+    EventSpec("removed_from_combat", ("card",), "506.4: a permanent is removed from combat", "card"),
+    EventSpec("damaged", ("source", "target", "amount", "combat"),
+              "510.2/120: a source deals damage to a player, creature, planeswalker or battle", "target"),
+    EventSpec("life_changed", ("player", "amount", "life"), "a player's life total changes", "player"),
+    EventSpec("unattached", ("card", "from"), "310.9: a battle attached to something becomes unattached", "card"),
+    EventSpec("left_game", ("player",), "800.4a: a player who lost a multiplayer game leaves it", "player"),
+    EventSpec("control_changed", ("card", "player"), "a permanent's controller changes", "card"),
+    EventSpec("types_changed", ("card", "types"), "a type-changing effect applies (types: the card types after)", "card"),
+    EventSpec("became_copy", ("card", "of"), "a permanent becomes a copy of another permanent", "card"),
+    EventSpec("combat_ended", ("player",), "511: the end of combat step; every creature stops attacking and blocking",
+              "player"),
+)
+
+DECISIONS = specs(
+    DecisionSpec("cast", "{card: id, targets: [id, ...]?}",
+                 "601/310.1: cast a spell from hand (the player with priority)"),
+    DecisionSpec("pass", "null", "117.3d: pass priority; when all players pass in succession the top of the stack "
+                                 "resolves (or, with an empty stack, the step ends)"),
+    DecisionSpec("end_main", "null",
+                 "the active player, with an empty stack in a main phase, moves on (to combat, or ends the turn "
+                 "after the second main phase)"),
+    DecisionSpec("choose_protector", "player",
+                 "310.8a/310.11a/310.10: the battle's controller chooses its protector (asked for each such battle, "
+                 "in the order they enter or need one)"),
+    DecisionSpec("declare_attackers", "{attacker: target, ...} (target = player id or planeswalker/battle id; {} for none)",
+                 "508.1a/b: the active player's attack declaration"),
+    DecisionSpec("declare_blockers", "{blocker: attacker, ...} ({} for none)",
+                 "509.1a: each defending player in turn order declares blocks for the creatures they control"),
+    DecisionSpec("assign_combat_damage", "{attacker: {blocker: amount, ...}, ...}",
+                 "510.1c: the attacking player divides the damage of each creature blocked by two or more "
+                 "(in the damage assignment order they list; lethal to each before the next)"),
+    DecisionSpec("cast_transformed", "bool",
+                 "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
+                 "mana cost"),
+)
+
+REASONS = {
+    **CORE_REASONS,
+    "not_in_hand": "601.2a: the card is not in the caster's hand",
+    "not_your_turn": "307.1/310.1: a non-instant spell is cast only by the active player",
+    "not_main_phase": "307.1/310.1: a non-instant spell is cast only in a main phase",
+    "stack_not_empty": "307.1/310.1: a non-instant spell is cast only when the stack is empty",
+    "illegal_target": "601.2c/115: the chosen targets are not legal for the spell",
+    "illegal_protector": "310.8a/310.11a: that player can't be the battle's protector (a Siege's must be an opponent)",
+    "attacker_not_yours": "508.1a: attackers are creatures the active player controls",
+    "not_a_creature": "508.1a/509.1a: only creatures attack or block",
+    "battle_cant_attack": "508.1a: a battle can't attack, even if it is also a creature",
+    "attacker_tapped": "508.1a: a tapped creature can't attack",
+    "attacker_summoning_sick": "302.6/508.1a: a creature without haste attacks only if controlled since the turn began",
+    "illegal_attack_target": "508.1b: a creature attacks an opponent, a planeswalker an opponent controls, or a battle",
+    "protector_cant_attack": "310.8b: a battle's protector can never attack it",
+    "teammate_protects_battle": "310.8b/two-headed giant: no attacking a battle your teammate protects",
+    "battle_cant_block": "509.1a: a battle can't block, even if it is also a creature",
+    "blocker_tapped": "509.1a: a tapped creature can't block",
+    "blocker_not_yours": "509.1a: a defending player declares blocks for creatures they control",
+    "not_an_attacker": "509.1a: a blocker blocks a creature that is attacking",
+    "not_protector": "310.8c: only creatures the battle's protector controls can block creatures attacking it",
+    "not_defending": "509.1a: the attacker is not attacking this player, a planeswalker they control or a battle they protect",
+    "flying": "702.9b: a creature with flying can be blocked only by creatures with flying or reach",
+    "menace": "702.111b: a creature with menace can't be blocked except by two or more creatures",
+    "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power, lethal to each blocker in order before the next",
+}
+
+ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "stack")
+
+ABILITIES = specs(
+    AbilitySpec("flying", "", "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
+    AbilitySpec("reach", "", "702.17: can block creatures with flying", "CR 702.17"),
+    AbilitySpec("menace", "", "702.111: can't be blocked except by two or more creatures", "CR 702.111"),
+    AbilitySpec("haste", "", "702.10: can attack the turn it comes under your control", "CR 702.10"),
+    AbilitySpec("vigilance", "", "702.20: attacking doesn't cause it to tap", "CR 702.20"),
+    AbilitySpec("deal_damage", "int", "spell: deals N damage to any target (115.4: a battle is a legal 'any target')",
+                "synthetic"),
+    AbilitySpec("gain_control", "", "spell: gain control of target permanent", "synthetic"),
+    AbilitySpec("become_copy", "", "spell: target nonbattle permanent becomes a copy of target battle "
+                                   "(second target); it keeps its counters", "synthetic"),
+    AbilitySpec("become_battle", "", "spell: target creature becomes a battle in addition to its other types",
+                "synthetic"),
+    AbilitySpec("become_creature", "{power: int, toughness: int}",
+                "spell: target permanent becomes a P/T creature in addition to its other types", "synthetic"),
+    AbilitySpec("become_artifact_creature", "{power: int, toughness: int}",
+                "spell: target permanent becomes a P/T artifact creature and loses its other card types "
+                "(and their subtypes)", "synthetic"),
+    AbilitySpec("add_defense", "int", "spell: put N defense counters on target battle", "synthetic"),
+    AbilitySpec("attack_drain", "int",
+                "triggered: whenever this creature attacks, the defending player (for it) loses N life", "synthetic"),
+)
+
+PLAYER_FIELDS = {
+    "life": "int: life total",
+    "lost": "bool: has lost the game (and, with 3+ players, left it)",
+}
+
+CARD_FIELDS = {
+    "zone": "battlefield | hand | library | graveyard | exile | stack",
+    "owner": "player id",
+    "controller": "player id",
+    "face": "front | back",
+    "types": "[card type, ...]: its card types now (with every type-changing and copy effect)",
+    "subtypes": "[subtype, ...]",
+    "tapped": "bool",
+    "defense": "int: on the battlefield the number of defense counters (310.4c), elsewhere the printed defense (310.4a)",
+    "protector": "player id or null (310.8)",
+    "attacking": "what it attacks (player or card id), or null",
+    "blocking": "the attacker it blocks, or null",
+    "attached_to": "card or player id, or null",
+    "damage": "int: damage marked on it",
+    "counters": "{kind: count}",
+    "power": "int",
+    "toughness": "int",
+}
+
+VOCABULARY = Vocabulary(
+    game="mtg",
+    events=EVENTS,
+    decisions=DECISIONS,
+    reasons=REASONS,
+    zones=ZONES,
+    abilities=ABILITIES,
+    player_fields=PLAYER_FIELDS,
+    card_fields=CARD_FIELDS,
+)

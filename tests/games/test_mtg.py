@@ -1,0 +1,176 @@
+"""Magic battles (CR 310): golden cases on the reference engine, seed quotes, coverage, and unit checks per clause."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from oracle import paths, registry
+from oracle.harness.engine import ReferenceEngine
+from oracle.harness.request import make_request
+from oracle.harness.runner import run_suite
+from oracle.loader import load_cards, load_catalog, load_suite
+
+GAME = "mtg"
+RULESET = "cr-20231117"
+
+
+@cache
+def suite():
+    return load_suite(games=[GAME])
+
+
+@cache
+def results():
+    return run_suite(ReferenceEngine(), suite(), games=[GAME])
+
+
+def run_case(case_id: str):
+    lc = next(lc for lc in suite().cases if lc.case.id == case_id)
+    return registry.get(GAME).run(make_request(lc.case, RULESET))
+
+
+def kinds(reply, kind: str):
+    return [(e.args, e.clause) for e in reply.trace if e.kind == kind]
+
+
+# -- the suite --------------------------------------------------------------------------------
+
+def test_cases_load_without_errors():
+    s = suite()
+    assert not s.errors, [str(e) for e in s.errors]
+    assert len(s.cases) >= 45
+
+
+def test_every_golden_case_passes():
+    bad = [(c.id, c.status, c.divergence.message if c.divergence else c.error) for c in results().cases
+           if c.status != "pass"]
+    assert not bad
+
+
+def test_every_testable_310_clause_asserted_by_two_passing_cases():
+    count: dict[str, int] = {}
+    for c in results().cases:
+        if c.status == "pass":
+            for clause in c.asserted:
+                count[clause] = count.get(clause, 0) + 1
+    catalog = load_catalog(GAME)
+    short = {cl.id: count.get(cl.id, 0) for cl in catalog.clauses
+             if cl.id.startswith("mtg:310") and cl.testable and count.get(cl.id, 0) < 2}
+    assert not short
+
+
+def test_untestable_clauses_have_reasons():
+    for cl in load_catalog(GAME).clauses:
+        assert cl.testable or cl.reason
+
+
+def test_seed_quotes_are_verbatim():
+    seeds = paths.seeds_dir()
+    if seeds is None:
+        pytest.skip("shared/seeds is not beside this checkout")
+    text = (seeds / registry.get(GAME).seed).read_text(encoding="utf-8")
+    for lc in suite().cases:
+        if lc.case.source.kind == "seed":
+            assert lc.case.source.quote in text, lc.case.id
+    catalog = load_catalog(GAME)
+    seeded = {d.id for d in catalog.documents if d.seed}
+    for cl in catalog.clauses:
+        if cl.document in seeded:
+            assert cl.text in text, cl.id
+    for a in catalog.assumptions:
+        for w in a.weighed:
+            if any("\u3040" <= ch <= "\u30ff" for ch in w):  # a Japanese quotation comes from the seed
+                assert w.split("...")[0].strip() in text, a.id
+
+
+def test_cases_cite_sources_and_known_rulesets():
+    for lc in suite().cases:
+        assert lc.case.rulesets == [RULESET]
+        if lc.case.source.kind == "external":
+            assert lc.case.source.url and lc.case.source.quote
+
+
+def test_synthetic_cards_are_marked():
+    real = {"Invasion of Tarkir", "Invasion of Theros", "Invasion of Dominaria"}
+    for name, card in load_cards(GAME).items():
+        assert card.synthetic or name in real, name
+
+
+def test_required_refusals_exist():
+    reasons = {r.reason for lc in suite().cases for r in lc.case.expect.rejected}
+    assert {"protector_cant_attack", "not_protector", "battle_cant_attack", "battle_cant_block",
+            "blocker_tapped"} <= reasons
+
+
+# -- unit checks per clause (each reads the trace of one case) ---------------------------------
+
+def test_310_4b_counters_equal_printed_defense():
+    r = run_case("mtg.cast.siege-enters-with-defense-and-protector")
+    [(args, clause)] = kinds(r, "counters_placed")
+    assert args == {"card": "s", "kind": "defense", "count": 3, "defense": 3} and clause == "mtg:310.4b"
+
+
+def test_310_8a_untyped_battle_needs_no_decision():
+    r = run_case("mtg.cast.untyped-battle-protected-by-controller")
+    assert not [e for e in r.trace if e.kind == "decided" and e.args["decision"] == "choose_protector"]
+    assert r.final["cards"]["u"]["protector"] == "alice"
+
+
+def test_310_8b_refusal_changes_nothing():
+    r = run_case("mtg.attack.refused-protector-attacks-battle")
+    i = next(i for i, e in enumerate(r.trace) if e.kind == "rejected")
+    assert r.trace[i].clause == "mtg:310.8b"
+    assert r.trace[i + 1].kind == "decided"
+
+
+def test_310_8c_refusal_tagged_with_clause():
+    r = run_case("mtg.mp.refused-non-protector-blocks")
+    [(args, clause)] = kinds(r, "rejected")
+    assert args["reason"] == "not_protector" and clause == "mtg:310.8c"
+
+
+def test_310_8d_protector_loses_life_not_controller():
+    r = run_case("mtg.attack.defending-player-drain-hits-protector")
+    assert [a["player"] for a, _ in kinds(r, "life_changed")] == ["bob"]
+
+
+def test_310_7_waits_for_the_trigger_on_the_stack():
+    r = run_case("mtg.siege.zero-defense-stays-while-trigger-on-stack")
+    assert r.final["cards"]["s"]["zone"] == "battlefield"
+    assert not [a for a, _ in kinds(r, "moved") if a["card"] == "s"]
+
+
+def test_310_7_source_of_any_trigger_counts():
+    r = run_case("mtg.sba.creature-in-combat-becomes-battle")
+    order = [e.kind for e in r.trace if e.kind in ("life_changed", "moved") and e.args.get("card", "r") == "r"]
+    assert order.index("life_changed") < order.index("moved")
+
+
+def test_310_10_waits_until_combat_ends():
+    r = run_case("mtg.sba.protector-leaves-game-while-attacked")
+    ks = [e.kind for e in r.trace]
+    assert ks.index("combat_ended") < ks.index("protector_chosen")
+
+
+def test_310_11b_back_face_is_a_creature():
+    r = run_case("mtg.siege.tarkir-defeated-cast-transformed")
+    t = r.final["cards"]["t"]
+    assert t["face"] == "back" and t["types"] == ["creature"] and t["protector"] is None
+
+
+def test_combat_damage_is_one_moment():
+    r = run_case("mtg.block.menace-two-blockers-and-damage-order")
+    moments = {e.moment for e in r.trace if e.kind == "damaged"}
+    assert len(moments) == 1
+
+
+def test_missing_decision_is_a_script_error():
+    from oracle.core.errors import MissingDecision
+
+    lc = next(lc for lc in suite().cases if lc.case.id == "mtg.attack.controller-attacks-own-siege")
+    req = make_request(lc.case, RULESET)
+    req = req.model_copy(update={"script": req.script[:1]})  # the blockers decision is missing
+    with pytest.raises(MissingDecision):
+        registry.get(GAME).run(req)
