@@ -123,6 +123,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _usage(str(exc))
     except EngineStartError as exc:
         print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
+        partial = getattr(exc, "results", None)  # a restart failed mid-run: keep what was run
+        if partial is not None:
+            _write_json(Path(args.results), partial.model_dump(mode="json", exclude_none=True))
+            if args.report:
+                from .reports import render_report
+
+                render_report([partial], Path(args.report))
+            if args.junit:
+                from .harness.junit import write_junit
+
+                write_junit(partial, Path(args.junit))
+            print(f"tcg-oracle: partial results: {args.results}", file=sys.stderr)
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
         return _usage(str(exc.args[0] if exc.args else exc))

@@ -96,10 +96,7 @@ class CaseItem(pytest.Item):
     def __init__(self, *, loaded: Any, **kw: Any) -> None:
         super().__init__(**kw)
         self.loaded = loaded
-        case = loaded.case
-        for feature in case.features:
-            if feature.isidentifier():
-                self.add_marker(feature)
+        self.extra_keyword_matches.update([loaded.case.game, *loaded.case.features])  # -k by game or feature
 
     def runtest(self) -> None:
         from .harness.runner import choose_ruleset, run_case  # noqa: PLC0415

@@ -50,6 +50,10 @@ def _first_problem(exc: ValidationError) -> str:
     return f"field {where}: {err['msg']}{more}"
 
 
+def _invalid_json(exc: ValidationError) -> bool:
+    return any(e["type"] == "json_invalid" for e in exc.errors())
+
+
 def parse_hello(line: bytes) -> Hello:
     """The engine's first line. Anything else is an :class:`EngineStartError` that says what to fix."""
     if not line.strip():
@@ -59,8 +63,10 @@ def parse_hello(line: bytes) -> Hello:
     try:
         hello = Hello.model_validate_json(line)
     except ValidationError as exc:
-        raise EngineStartError(f"the engine's first line is not a valid hello message ({_first_problem(exc)}): "
-                               f"{trim(line)}; see `tcg-oracle schema protocol`") from None
+        why = "is not JSON" if _invalid_json(exc) else f"is not a valid hello message ({_first_problem(exc)})"
+        raise EngineStartError(f"the engine's first line {why}: {trim(line)}; an engine writes only protocol "
+                               f"lines on stdout (logs go to stderr), starting with its hello; see "
+                               f"`tcg-oracle schema protocol`") from None
     if hello.protocol_version != PROTOCOL_VERSION:
         raise EngineStartError(f"the engine speaks protocol version {hello.protocol_version}; this tcg-oracle "
                                f"speaks version {PROTOCOL_VERSION}")
@@ -72,7 +78,7 @@ def parse_reply(line: bytes, expected_id: str) -> CaseReply:
     try:
         reply = CaseReply.model_validate_json(line)
     except ValidationError as exc:
-        kind = "malformed JSON" if any(e["type"] == "json_invalid" for e in exc.errors()) else \
+        kind = "malformed JSON" if _invalid_json(exc) else \
             f"a reply that does not match the protocol ({_first_problem(exc)})"
         raise ProtocolError(f"the engine answered {kind}: {trim(line)}") from None
     if reply.id != expected_id:

@@ -19,3 +19,8 @@ def parse_shard(text: str) -> tuple[int, int]:
 def in_shard(case_id: str, i: int, n: int) -> bool:
     h = int.from_bytes(hashlib.sha256(case_id.encode()).digest()[:8], "big")
     return h % n == i - 1
+
+
+def shard_of(case_id: str, n: int) -> int:
+    """The shard (from 1) of ``n`` that runs ``case_id``."""
+    return next(i for i in range(1, n + 1) if in_shard(case_id, i, n))

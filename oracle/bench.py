@@ -1,0 +1,151 @@
+"""``tcg-oracle bench [--quick]``: the speed figures of the README, measured.
+
+- CLI start: wall time of ``tcg-oracle --version`` in a fresh interpreter (median), next to a bare
+  ``python -c pass``; and whether ``run`` imports z3 or hypothesis (it must not).
+- Engine time per golden case: every loaded case on the in-process reference engine, median of repeats
+  per case; the median, 90th percentile and maximum over the cases.
+- JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
+  process per case, and their ratio.
+
+Figures are printed, never asserted: speed is measured here, not by tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SERVE = [sys.executable, "-m", "oracle", "serve"]
+
+
+def _median_run(argv: list[str], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def start_time(repeats: int) -> dict[str, float]:
+    return {"python -c pass": _median_run([sys.executable, "-c", "pass"], repeats),
+            "tcg-oracle --version": _median_run([sys.executable, "-m", "oracle", "--version"], repeats)}
+
+
+def heavy_imports_of_run() -> list[str]:
+    """Modules among z3 / hypothesis that ``tcg-oracle run`` imports (should be none)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        code = ("import sys, json\nfrom oracle.cli import main\n"
+                f"main(['run', '--results', {str(Path(tmp) / 'r.json')!r}, '--report', '', '--quiet'])\n"
+                "print(json.dumps(sorted(m for m in ('z3', 'hypothesis') if m in sys.modules)))\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _requests() -> list[Any]:
+    from .harness.request import make_request
+    from .harness.runner import choose_ruleset
+    from .loader import load_suite
+
+    out = []
+    for lc in load_suite().cases:
+        ruleset, skip = choose_ruleset(lc, None)
+        if not skip:
+            out.append(make_request(lc.case, ruleset))
+    return out
+
+
+def engine_time(requests: list[Any], repeats: int) -> dict[str, float]:
+    from . import registry
+
+    per_case = []
+    for req in requests:
+        game = registry.get(req.game)
+        times = []
+        try:
+            for _ in range(repeats):
+                t = time.perf_counter()
+                game.run(req)
+                times.append(time.perf_counter() - t)
+        except Exception:  # noqa: BLE001 - a case that errs is not timed
+            continue
+        per_case.append(statistics.median(times))
+    if not per_case:
+        return {}
+    per_case.sort()
+    return {"cases": len(per_case), "median": statistics.median(per_case),
+            "p90": per_case[int(0.9 * (len(per_case) - 1))], "max": per_case[-1]}
+
+
+def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, float]:
+    from .harness.adapters import SubprocessEngine
+
+    engine = SubprocessEngine(SERVE)
+    try:
+        engine.hello()
+        for req in requests[:5]:  # warm up
+            engine.run_case(req, timeout=30)
+        t = time.perf_counter()
+        for n in range(count):
+            engine.run_case(requests[n % len(requests)], timeout=30)
+        persistent = count / (time.perf_counter() - t)
+    finally:
+        engine.close()
+    t = time.perf_counter()
+    for n in range(processes):
+        one = SubprocessEngine(SERVE)
+        try:
+            one.hello()
+            one.run_case(requests[n % len(requests)], timeout=30)
+        finally:
+            one.close()
+    per_process = processes / (time.perf_counter() - t)
+    return {"persistent": persistent, "per_process": per_process, "ratio": persistent / per_process}
+
+
+def measure(quick: bool = False) -> dict[str, Any]:
+    figures: dict[str, Any] = {"quick": quick}
+    figures["start"] = start_time(3 if quick else 10)
+    figures["run_imports"] = heavy_imports_of_run()
+    requests = _requests()
+    figures["engine"] = engine_time(requests, 5 if quick else 30)
+    if requests:
+        figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
+    return figures
+
+
+def _table(fig: dict[str, Any]) -> Any:
+    from rich.table import Table
+
+    t = Table(title="tcg-oracle bench" + (" (--quick)" if fig["quick"] else ""))
+    t.add_column("measure")
+    t.add_column("figure", justify="right")
+    for k, v in fig["start"].items():
+        t.add_row(f"start: {k} (median)", f"{v * 1000:.0f} ms")
+    t.add_row("start: z3 / hypothesis imported by run", ", ".join(fig["run_imports"]) or "none")
+    e = fig["engine"]
+    if e:
+        t.add_row(f"engine: time per golden case, median of {e['cases']} cases", f"{e['median'] * 1e6:.0f} µs")
+        t.add_row("engine: 90th percentile / max", f"{e['p90'] * 1e6:.0f} / {e['max'] * 1e6:.0f} µs")
+    p = fig.get("protocol")
+    if p:
+        t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")
+        t.add_row("JSON lines: cases/s, one process per case", f"{p['per_process']:.1f}/s")
+        t.add_row("JSON lines: ratio", f"{p['ratio']:.0f}x")
+    return t
+
+
+def main(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    fig = measure(quick=getattr(args, "quick", False))
+    Console().print(_table(fig))
+    print(f"command: {sys.executable} -m oracle bench" + (" --quick" if fig["quick"] else ""))
+    return 0

@@ -1,0 +1,321 @@
+"""Engines under test: ``py:package.module:factory`` (in process) and ``cmd:"program args"`` (JSON lines).
+
+A ``cmd:`` engine is one persistent process started without a shell. Each case has a timeout; a hang,
+a crash or a reply that breaks the protocol costs that case (status ``error``, with the offending bytes
+or the engine's stderr tail) and the engine is restarted for the next case. An engine that cannot be
+started or fails its handshake is an :class:`EngineStartError` (exit code 3).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import selectors
+import shlex
+import subprocess
+import threading
+import time
+from typing import Any
+
+from ..core.errors import EngineError, EngineStartError
+from ..model import CaseReply, CaseRequest, Hello
+from . import jsonl
+from .engine import Engine, ReferenceEngine
+
+START_TIMEOUT = 20.0
+STDERR_KEEP = 8192
+STDERR_SHOW = 800
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Eof(Exception):
+    def __init__(self, pending: bytes) -> None:
+        self.pending = pending
+
+
+class _StderrTail:
+    """Drains the engine's stderr on a thread (so a chatty engine never blocks) and keeps its end."""
+
+    def __init__(self, stream: Any) -> None:
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _drain(self, stream: Any) -> None:
+        try:
+            while chunk := stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536):
+                with self._lock:
+                    self._buf += chunk
+                    if len(self._buf) > STDERR_KEEP:
+                        del self._buf[:-STDERR_KEEP]
+        except (OSError, ValueError):
+            pass
+
+    def text(self, wait: float = 0.0) -> str:
+        if wait:
+            self._thread.join(wait)
+        with self._lock:
+            data = bytes(self._buf[-STDERR_SHOW:])
+        return data.decode("utf-8", "replace").strip()
+
+
+class SubprocessEngine:
+    """The JSON-lines protocol over a child process's stdin and stdout."""
+
+    def __init__(self, argv: list[str], *, start_timeout: float = START_TIMEOUT,
+                 cwd: str | None = None, env: dict[str, str] | None = None) -> None:
+        if not argv:
+            raise ValueError('cmd: needs a program, e.g. cmd:"python my_engine.py"')
+        self.argv = list(argv)
+        self.start_timeout = start_timeout
+        self.cwd, self.env = cwd, env
+        self.restarts = 0
+        self._proc: subprocess.Popen | None = None
+        self._stderr: _StderrTail | None = None
+        self._buf = bytearray()
+        self._sel: selectors.BaseSelector | None = None
+        self._hello: Hello | None = None
+
+    @property
+    def command(self) -> str:
+        return shlex.join(self.argv)
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def hello(self) -> Hello:
+        if self._hello is None:
+            self._start()
+        assert self._hello is not None
+        return self._hello
+
+    def _start(self) -> None:
+        try:
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, bufsize=0, cwd=self.cwd, env=self.env,
+                                    start_new_session=True)  # Ctrl-C reaches the harness, not the engine
+        except FileNotFoundError:
+            raise EngineStartError(f"cannot start {self.command!r}: no program {self.argv[0]!r} "
+                                   f"(the cmd: spec is split like a shell command but run without a shell; "
+                                   f"give a path or a program on PATH)") from None
+        except PermissionError:
+            raise EngineStartError(f"cannot start {self.command!r}: {self.argv[0]!r} is not executable "
+                                   f"(chmod +x it, or name its interpreter: cmd:\"python {self.argv[0]}\")") from None
+        except OSError as exc:
+            raise EngineStartError(f"cannot start {self.command!r}: {exc}") from None
+        self._proc = proc
+        self._stderr = _StderrTail(proc.stderr)
+        self._buf.clear()
+        self._sel = selectors.DefaultSelector()
+        assert proc.stdout is not None and proc.stdin is not None
+        self._sel.register(proc.stdout, selectors.EVENT_READ)
+        os.set_blocking(proc.stdin.fileno(), False)
+        try:
+            line = self._readline(time.monotonic() + self.start_timeout)
+            hello = jsonl.parse_hello(line)
+        except _Timeout:
+            self._kill()
+            raise EngineStartError(f"{self.command!r} wrote no hello line within {self.start_timeout:g} s; an engine "
+                                   f"writes its hello as soon as it starts, and flushes stdout"
+                                   + self._tail_note()) from None
+        except _Eof as eof:
+            code = self._kill()
+            raise EngineStartError(f"{self.command!r} exited (code {code}) before its hello line"
+                                   + (f"; it wrote {jsonl.trim(eof.pending)}" if eof.pending else "")
+                                   + self._tail_note()) from None
+        except EngineStartError as exc:
+            self._kill()
+            raise EngineStartError(f"{self.command!r}: {exc}") from None
+        self._hello = self._hello or hello
+
+    def _kill(self) -> int | None:
+        """Stop the process (it is restarted on the next case); its exit code."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return None
+        if self._sel is not None:
+            self._sel.close()
+            self._sel = None
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            code = proc.wait(5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            code = None
+        if self._stderr is not None:
+            self._stderr.text(wait=1.0)
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        return code
+
+    def close(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            self._write(jsonl.BYE, time.monotonic() + 2)
+            proc.stdin.close()  # type: ignore[union-attr]
+            proc.wait(2)
+        except (OSError, _Timeout, subprocess.TimeoutExpired, ValueError):
+            pass
+        self._kill()
+
+    # -- one case --------------------------------------------------------------------------
+    def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
+        if self._proc is None:
+            self._start()
+            self.restarts += 1
+        deadline = time.monotonic() + timeout if timeout else None
+        try:
+            self._write(jsonl.encode(request), deadline)
+            line = self._readline(deadline)
+            return jsonl.parse_reply(line, request.id)
+        except _Timeout:
+            self._kill()
+            raise EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is restarted "
+                              f"for the next case" + self._tail_note()) from None
+        except (_Eof, BrokenPipeError) as exc:
+            code = self._kill()
+            pending = getattr(exc, "pending", b"")
+            raise EngineError(f"the engine exited (code {code}) during the case; it is restarted for the next case"
+                              + (f"; it wrote {jsonl.trim(pending)}" if pending else "")
+                              + self._tail_note()) from None
+        except jsonl.ProtocolError as exc:
+            self._kill()
+            raise jsonl.ProtocolError(f"{exc} (the engine is restarted for the next case)") from None
+
+    def _tail_note(self) -> str:
+        tail = self._stderr.text(wait=0.2 if self._proc is None else 0.0) if self._stderr else ""
+        return f"\n--- engine stderr (tail) ---\n{tail}" if tail else ""
+
+    def _write(self, data: bytes, deadline: float | None) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        fd = self._proc.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(fd, view)
+            except BlockingIOError:
+                n = 0
+            view = view[n:]
+            if view:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    raise _Timeout
+                with selectors.DefaultSelector() as sel:
+                    sel.register(fd, selectors.EVENT_WRITE)
+                    sel.select(remaining)
+
+    def _readline(self, deadline: float | None) -> bytes:
+        assert self._proc is not None and self._proc.stdout is not None and self._sel is not None
+        fd = self._proc.stdout.fileno()
+        buf = self._buf
+        while True:
+            i = buf.find(b"\n")
+            if i >= 0:
+                line = bytes(buf[:i])
+                del buf[:i + 1]
+                if line.strip():
+                    return line
+                continue  # tolerate blank lines
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise _Timeout
+            if not self._sel.select(remaining):
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                pending = bytes(buf)
+                buf.clear()
+                raise _Eof(pending)
+            buf += chunk
+
+
+class PythonEngine:
+    """An in-process engine object from a factory, checked at the boundary like a JSON-lines engine."""
+
+    def __init__(self, inner: Any, name: str) -> None:
+        self.inner, self.name = inner, name
+
+    def hello(self) -> Hello:
+        h = self.inner.hello()
+        return h if isinstance(h, Hello) else Hello.model_validate(h)
+
+    def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
+        reply = self.inner.run_case(request, timeout)
+        if not isinstance(reply, CaseReply):
+            reply = CaseReply.model_validate(reply)
+        if reply.id != request.id:
+            raise jsonl.ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
+        return reply
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close:
+            close()
+
+
+def _python(target: str, spec: str) -> Engine:
+    module, sep, factory = target.rpartition(":")
+    if not sep or not module or not factory:
+        raise ValueError(f"--engine {spec!r}: write py:package.module:factory")
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as exc:
+        raise EngineStartError(f"--engine {spec}: cannot import {module!r} ({exc}); is it installed or on "
+                               f"PYTHONPATH?") from None
+    try:
+        make = getattr(mod, factory)
+    except AttributeError:
+        raise EngineStartError(f"--engine {spec}: module {module!r} has no {factory!r}") from None
+    try:
+        inner = make()
+    except Exception as exc:  # noqa: BLE001 - any failure of the factory is a start failure
+        raise EngineStartError(f"--engine {spec}: {factory}() raised {type(exc).__name__}: {exc}") from None
+    missing = [m for m in ("hello", "run_case") if not callable(getattr(inner, m, None))]
+    if missing:
+        raise EngineStartError(f"--engine {spec}: {factory}() returned {type(inner).__name__}, which lacks "
+                               f"{', '.join(missing)} (see oracle.harness.engine.Engine)")
+    return PythonEngine(inner, spec)
+
+
+def _mutant(name: str, spec: str) -> Engine:
+    try:
+        from ..mutants import make_mutant  # type: ignore[attr-defined]  # noqa: PLC0415
+    except ImportError:
+        raise ValueError(f"--engine {spec}: mutants arrive with a later issue; use reference, "
+                         f"py:package.module:factory or cmd:\"program args\"") from None
+    return make_mutant(name)
+
+
+def make_adapter(spec: str) -> Engine:
+    """``reference``, ``py:package.module:factory``, ``cmd:"program args"`` or ``mutant:NAME``.
+
+    A malformed spec is a ``ValueError`` (exit 2); an engine that cannot start, an ``EngineStartError``
+    (exit 3).
+    """
+    kind, sep, rest = spec.partition(":")
+    if spec == "reference":
+        return ReferenceEngine()
+    if not sep:
+        raise ValueError(f"unknown engine {spec!r}; write reference, py:package.module:factory, "
+                         f"cmd:\"program args\" or mutant:NAME")
+    if kind == "py":
+        return _python(rest, spec)
+    if kind == "cmd":
+        try:
+            argv = shlex.split(rest)
+        except ValueError as exc:
+            raise ValueError(f"--engine {spec!r}: {exc}") from None
+        if not argv:
+            raise ValueError('--engine cmd: needs a program, e.g. cmd:"python my_engine.py"')
+        return SubprocessEngine(argv)
+    if kind == "mutant":
+        return _mutant(rest, spec)
+    raise ValueError(f"unknown engine kind {kind!r} in {spec!r}; write reference, py:package.module:factory, "
+                     f"cmd:\"program args\" or mutant:NAME")

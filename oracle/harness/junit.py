@@ -1,0 +1,80 @@
+"""``--junit FILE``: JUnit XML for CI. One ``testsuite`` per game, one ``testcase`` per case; a failure's
+message is the first divergence, its text the ruling and the expected and actual moments."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from ..model import CaseResult, Results
+
+_BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _clean(text: str) -> str:
+    return _BAD_XML.sub("\ufffd", text)
+
+
+def _detail(c: CaseResult) -> str:
+    lines = [f"{c.id}: {c.title or ''}", f"file: {c.file}:{c.line}" if c.file else "",
+             f"rules: {', '.join(c.rules)}"]
+    src = (c.case or {}).get("source") or {}
+    if src.get("quote"):
+        lines.append(f"ruling ({src.get('document', '')}): {src['quote']}")
+    d = c.divergence
+    if d is not None:
+        lines += [f"first divergence ({d.what}): {d.message}",
+                  f"expected: {json.dumps(d.expected, ensure_ascii=False, default=str)}",
+                  f"actual:   {json.dumps(d.actual, ensure_ascii=False, default=str)}"]
+        lines += [f"  {e.moment:>3} {e.kind} {json.dumps(e.args, ensure_ascii=False, default=str)}"
+                  + (f" [{e.clause}]" if e.clause else "") for e in d.context]
+    if c.error:
+        lines.append(f"error: {c.error}")
+    return _clean("\n".join(x for x in lines if x))
+
+
+def to_xml(results: Results) -> ET.Element:
+    root = ET.Element("testsuites", name=f"tcg-oracle {results.engine.name} {results.engine.version}")
+    games: dict[str, list[CaseResult]] = {}
+    for c in results.cases:
+        games.setdefault(c.game, []).append(c)
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for game, cases in games.items():
+        counts = {"tests": len(cases), "failures": sum(c.status == "fail" for c in cases),
+                  "errors": sum(c.status == "error" for c in cases),
+                  "skipped": sum(c.status == "skip" for c in cases)}
+        for k, v in counts.items():
+            totals[k] += v
+        suite = ET.SubElement(root, "testsuite", name=f"tcg-oracle.{game}",
+                              time=f"{sum(c.duration for c in cases):.6f}",
+                              **{k: str(v) for k, v in counts.items()})
+        for c in cases:
+            tc = ET.SubElement(suite, "testcase", classname=f"tcg-oracle.{game}", name=_clean(c.id),
+                               time=f"{c.duration:.6f}")
+            if c.file:
+                tc.set("file", _clean(c.file))
+                if c.line:
+                    tc.set("line", str(c.line))
+            if c.status == "fail":
+                msg = c.divergence.message if c.divergence else "failed"
+                ET.SubElement(tc, "failure", message=_clean(msg), type=c.divergence.what if c.divergence else "fail"
+                              ).text = _detail(c)
+            elif c.status == "error":
+                ET.SubElement(tc, "error", message=_clean((c.error or "error").splitlines()[0]),
+                              type="error").text = _detail(c)
+            elif c.status == "skip":
+                ET.SubElement(tc, "skipped", message=_clean(c.skip_reason or "skipped"))
+    for k, v in totals.items():
+        root.set(k, str(v))
+    return root
+
+
+def write_junit(results: Results, path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tree = ET.ElementTree(to_xml(results))
+    ET.indent(tree)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+    return path

@@ -1,0 +1,82 @@
+"""``tcg-oracle serve [--game G]``: the reference engine behind the JSON-lines protocol (its reference
+implementation). Writes ``hello``, then answers each ``case`` line with one ``result`` line until ``bye``
+or end of input. A request it cannot read is answered with a ``result`` carrying ``error``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import BinaryIO
+
+from pydantic import ValidationError
+
+from .. import __version__, registry
+from ..core.errors import OracleError, ScriptError
+from ..model import CaseReply, CaseRequest, EngineInfo, Hello
+from . import jsonl
+
+
+def answer(line: bytes, games: list[str]) -> CaseReply | None:
+    """The reply to one request line; ``None`` for ``bye``."""
+    try:
+        request = CaseRequest.model_validate_json(line)
+    except ValidationError as exc:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and data.get("type") == "bye":
+            return None
+        rid = str(data.get("id", "")) if isinstance(data, dict) else ""
+        return CaseReply(id=rid, error=f"malformed request ({exc.error_count()} problem(s): "
+                                       f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): "
+                                       f"{jsonl.trim(line)}")
+    if request.game not in games:
+        return CaseReply(id=request.id, error=f"this engine plays {', '.join(games)}, not {request.game}")
+    from .runner import error_text  # noqa: PLC0415
+
+    try:
+        return registry.get(request.game).run(request)
+    except ScriptError as exc:  # the same text as an in-process run (runner.run_case)
+        return CaseReply(id=request.id, error=f"script: {exc}")
+    except OracleError as exc:
+        return CaseReply(id=request.id, error=str(exc))
+    except Exception as exc:  # noqa: BLE001 - a bug costs its case, as in process
+        return CaseReply(id=request.id, error=error_text(exc))
+
+
+def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO) -> int:
+    hello = Hello(engine=EngineInfo(name="reference", version=__version__), games=games, capabilities=[])
+    stdout.write(jsonl.encode(hello))
+    stdout.flush()
+    for line in stdin:
+        if not line.strip():
+            continue
+        reply = answer(line, games)
+        if reply is None:
+            break
+        stdout.write(_dump(reply))
+        stdout.flush()
+    return 0
+
+
+def _dump(reply: CaseReply) -> bytes:
+    try:
+        return jsonl.encode(reply)
+    except Exception as exc:  # noqa: BLE001 - e.g. a value JSON cannot hold
+        return jsonl.encode(CaseReply(id=reply.id, error=f"reply cannot be written as JSON: {exc}"))
+
+
+def main(args: argparse.Namespace) -> int:
+    games = args.game or registry.names()
+    unknown = [g for g in games if g not in registry.names()]
+    if unknown:
+        print(f"tcg-oracle serve: unknown game(s) {', '.join(unknown)}; the games are "
+              f"{', '.join(registry.names())}", file=sys.stderr)
+        return 2
+    try:
+        return serve(games, sys.stdin.buffer, sys.stdout.buffer)
+    except KeyboardInterrupt:
+        return 0
