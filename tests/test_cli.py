@@ -1,0 +1,123 @@
+"""The command line, driven as a subprocess: exit codes, files written, errors that say where."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+BROKEN = textwrap.dedent("""\
+    id: cli.broken
+    game: ijinden
+    rulesets: [ijinden-rulecard-2.0-231225]
+    title: a case naming a card that does not exist
+    source: {kind: external, document: test, quote: test}
+    rules: ["ijinden:A1"]
+    setup:
+      active: alice
+      players:
+        alice:
+          battlefield:
+            - {id: a, card: NoSuchCard}
+        bob: {}
+    script: []
+    expect:
+      winner: null
+""")
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run([sys.executable, "-m", "oracle", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=300)
+
+
+def test_version():
+    r = cli("--version")
+    assert r.returncode == 0 and r.stdout.startswith("tcg-oracle ")
+
+
+@pytest.mark.parametrize("name", ["case", "results", "protocol", "catalog", "cards"])
+def test_schema_is_json(name):
+    r = cli("schema", name)
+    assert r.returncode == 0
+    assert isinstance(json.loads(r.stdout), dict)
+
+
+def test_validate_the_shipped_cases():
+    r = cli("validate")
+    assert r.returncode == 0, r.stderr
+
+
+def test_validate_names_file_line_and_field(tmp_path):
+    bad = tmp_path / "broken.yaml"
+    bad.write_text(BROKEN, encoding="utf-8")
+    r = cli("validate", str(bad))
+    assert r.returncode == 2
+    assert f"{bad}:12: case cli.broken: field setup.players.alice.battlefield[0].card" in r.stderr
+    assert "NoSuchCard" in r.stderr
+
+
+def test_run_writes_results_and_report_and_a_broken_file_costs_only_its_case(tmp_path):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "broken.yaml").write_text(BROKEN, encoding="utf-8")
+    good = Path(__file__).resolve().parents[1] / "cases" / "ijinden"
+    results, report = tmp_path / "r.json", tmp_path / "r.html"
+    r = cli("run", "--cases", str(cases), "--cases", str(good), "--results", str(results),
+            "--report", str(report))
+    assert r.returncode == 2, r.stdout + r.stderr
+    data = json.loads(results.read_text(encoding="utf-8"))
+    statuses = {c["id"]: c["status"] for c in data["cases"]}
+    assert statuses.pop("cli.broken") == "error"
+    assert statuses and set(statuses.values()) == {"pass"}
+    assert data["summary"]["error"] == 1 and data["summary"]["pass"] == len(statuses)
+    assert report.read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert "invalid case file" in r.stderr and "broken.yaml:12" in r.stderr
+
+
+def test_run_one_game_passes_and_exits_0(tmp_path):
+    r = cli("run", "--game", "ijinden", "--results", str(tmp_path / "r.json"), "--report", "")
+    assert r.returncode == 0, r.stdout + r.stderr
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert data["summary"]["pass"] >= 45 and data["summary"]["fail"] == 0
+    assert {c["game"] for c in data["cases"]} == {"ijinden"}
+    assert data["schema_version"] == 1 and data["engine"]["name"] == "reference"
+
+
+def test_run_selects_with_k(tmp_path):
+    r = cli("run", "--game", "ijinden", "-k", "refus", "--results", str(tmp_path / "r.json"), "--report", "")
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert r.returncode == 0 and data["cases"]
+    assert all("refus" in (c["id"] + c["title"]).lower() or any("refus" in x for x in c["rules"])
+               for c in data["cases"])
+
+
+def test_unknown_ruleset_skips_everything(tmp_path):
+    r = cli("run", "--game", "ijinden", "--ruleset", "no-such-edition", "--results", str(tmp_path / "r.json"),
+            "--report", "")
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert r.returncode == 0 and data["summary"]["skip"] == len(data["cases"]) > 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (["run", "--game", "nosuchgame"], "unknown game"),
+    (["run", "-k", "a and (b"], "missing ')'"),
+    (["run", "--shard", "5/4"], "--shard"),
+])
+def test_bad_usage_exits_2_with_a_message(args, words, tmp_path):
+    r = cli(*args, "--results", str(tmp_path / "r.json"), "--report", "")
+    assert r.returncode == 2 and words in r.stderr
+
+
+def test_run_imports_neither_z3_nor_hypothesis(tmp_path):
+    code = ("import sys; from oracle.cli import main; "
+            f"main(['run', '--game', 'ijinden', '--quiet', '--report', '', '--results', {str(tmp_path / 'r.json')!r}]); "
+            "print(sorted(m for m in ('z3', 'hypothesis') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.stdout.strip().endswith("[]"), r.stdout + r.stderr

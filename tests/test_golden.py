@@ -1,0 +1,78 @@
+"""Every golden case of every game, as a test on the reference engine; and the suite-wide promises:
+valid files, verbatim seed quotes, cited sources, synthetic cards marked."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracle import paths, registry
+from oracle.harness.engine import ReferenceEngine
+from oracle.harness.runner import run_case, choose_ruleset
+from oracle.loader import load_cards, load_catalog, load_suite
+
+SUITE = load_suite()
+
+
+def test_every_case_file_is_valid():
+    assert not SUITE.errors, "\n".join(str(e) for e in SUITE.errors)
+
+
+def test_there_are_golden_cases():
+    assert len(SUITE.cases) >= 45
+
+
+@pytest.mark.parametrize("lc", SUITE.cases, ids=[lc.case.id for lc in SUITE.cases])
+def test_golden_case_passes_on_the_reference(lc):
+    ruleset, skip = choose_ruleset(lc, None)
+    assert skip is None
+    result = run_case(ReferenceEngine(), lc, ruleset, "reference", keep_trace=False)
+    detail = result.divergence.message if result.divergence else result.error
+    assert result.status == "pass", f"{lc.path}:{lc.line} {lc.case.id}: {detail}"
+    assert set(result.asserted), f"{lc.case.id} asserts no clause of the trace"
+
+
+def _seed_quotes():
+    for lc in SUITE.cases:
+        if lc.case.source.kind == "seed":
+            yield lc, lc.case.source
+    for game in registry.names():
+        for card in load_cards(game).values():
+            if card.source is not None and card.source.kind == "seed":
+                yield card.name, card.source
+
+
+@pytest.mark.parametrize("where, source", list(_seed_quotes()), ids=lambda x: getattr(x, "case", None) and x.case.id
+                         or (x if isinstance(x, str) else ""))
+def test_seed_quotes_are_verbatim(where, source):
+    seeds = paths.seeds_dir()
+    if seeds is None:
+        pytest.skip("shared/seeds is not beside this checkout")
+    game = where.case.game if hasattr(where, "case") else next(
+        g for g in registry.names() if where in load_cards(g))
+    seed = source.seed or registry.get(game).seed
+    text = (seeds / seed).read_text(encoding="utf-8")
+    assert source.quote in text, f"{where}: quote is not a verbatim substring of {seed}: {source.quote!r}"
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_catalog_clause_texts_come_from_the_seed(game):
+    """A clause whose document is the seed quotes it verbatim."""
+    seeds = paths.seeds_dir()
+    if seeds is None:
+        pytest.skip("shared/seeds is not beside this checkout")
+    catalog = load_catalog(game)
+    seed_docs = {d.id for d in catalog.documents if d.seed}
+    text = (seeds / registry.get(game).seed).read_text(encoding="utf-8")
+    for clause in catalog.clauses:
+        if clause.document in seed_docs:
+            assert clause.text in text, f"{clause.id}: text is not verbatim from the seed"
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_cases_cite_clauses_they_assert(game):
+    """A case names the clauses it exercises; an untestable clause is never claimed by a case."""
+    catalog = load_catalog(game)
+    untestable = {c.id for c in catalog.clauses if not c.testable}
+    for lc in SUITE.cases:
+        if lc.case.game == game:
+            assert not set(lc.case.rules) & untestable, lc.case.id
