@@ -143,7 +143,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.report:
         from .reports import render_report
 
-        render_report([results], Path(args.report))
+        baseline = args.baseline if args.baseline and Path(args.baseline).is_file() else None
+        try:
+            render_report([results], Path(args.report), baseline=baseline)
+        except ValueError:  # an unreadable baseline: the gate below says why; the report still comes
+            render_report([results], Path(args.report))
     if args.junit:
         from .harness.junit import write_junit
 

@@ -21,9 +21,9 @@ def tapped_word(game: str) -> str:
 
 def ability_label(ref: Any) -> str:
     """``'double_pressure'`` or ``{'attack_plus': 1000}`` -> ``attack_plus 1000``."""
-    if isinstance(ref, Mapping) and len(ref) == 1:
+    if isinstance(ref, dict) and len(ref) == 1:
         (name, params), = ref.items()
-        if isinstance(params, Mapping):
+        if isinstance(params, dict):
             params = ", ".join(f"{k} {v}" for k, v in params.items())
         return f"{name} {params}" if params not in (None, "") else str(name)
     return str(ref)
@@ -37,14 +37,14 @@ def card_view(cs: Mapping[str, Any], pool: Mapping[str, Any] | None = None) -> d
     for stat in _STATS:
         v = cs.get(stat)
         if v is None and base is not None:
-            v = getattr(base, stat, None) if not isinstance(base, Mapping) else base.get(stat)
+            v = getattr(base, stat, None) if not isinstance(base, dict) else base.get(stat)
         if v is not None:
             view[stat] = v
     if cs.get("tapped") or cs.get("sleeping"):
         view["tapped"] = True
     abilities = list(cs.get("abilities") or [])
     if base is not None:
-        own = getattr(base, "abilities", None) if not isinstance(base, Mapping) else base.get("abilities")
+        own = getattr(base, "abilities", None) if not isinstance(base, dict) else base.get("abilities")
         abilities = list(own or []) + abilities
     if abilities:
         view["abilities"] = [ability_label(a) for a in abilities]
@@ -72,7 +72,7 @@ def card_view(cs: Mapping[str, Any], pool: Mapping[str, Any] | None = None) -> d
 def board_view(case: Mapping[str, Any] | None, pool: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """The setup of a case (as dumped in results) as a board; None when the case is not known."""
     setup = (case or {}).get("setup")
-    if not isinstance(setup, Mapping):
+    if not isinstance(setup, dict):
         return None
     players = []
     for pid, p in (setup.get("players") or {}).items():
@@ -84,7 +84,7 @@ def board_view(case: Mapping[str, Any] | None, pool: Mapping[str, Any] | None = 
             if isinstance(content, int):
                 zones.append({"zone": zone, "count": content})
             elif isinstance(content, list):
-                zones.append({"zone": zone, "cards": [card_view(c, pool) for c in content if isinstance(c, Mapping)]})
+                zones.append({"zone": zone, "cards": [card_view(c, pool) for c in content if isinstance(c, dict)]})
         player: dict[str, Any] = {"id": str(pid), "zones": zones}
         if p.get("life") is not None:
             player["life"] = p["life"]
@@ -104,11 +104,11 @@ def script_view(case: Mapping[str, Any] | None) -> list[list[Any]]:
     """The script as ``[index, player, kind, args]`` rows."""
     out = []
     for i, d in enumerate((case or {}).get("script") or []):
-        if isinstance(d, Mapping) and "player" in d:
+        if isinstance(d, dict) and "player" in d:
             out.append([i, d.get("player"), d.get("kind"), d.get("args")])
-        elif isinstance(d, Mapping) and len(d) == 1:
+        elif isinstance(d, dict) and len(d) == 1:
             (player, body), = d.items()
-            if isinstance(body, Mapping) and len(body) == 1:
+            if isinstance(body, dict) and len(body) == 1:
                 (kind, args), = body.items()
             else:
                 kind, args = body, None

@@ -9,7 +9,7 @@ only (never ``innerHTML``). Identical traces (most passing engines agree) are st
 
 from __future__ import annotations
 
-import json
+import secrets
 from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
@@ -24,7 +24,7 @@ from oracle.model import STATUSES, Catalog, Results
 from . import baseline as baseline_mod
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
-from .runs import EngineRun, split_runs, summary
+from .runs import split_runs, summary
 from .traces import align, expected_moments
 
 _STATIC = Path(__file__).resolve().parent / "templates"
@@ -35,7 +35,8 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("oracle.reports", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters["pct"] = lambda v: f"{v:.0f}%" if v in (0, 100) else f"{v:.1f}%"
+    env.policies["json.dumps_kwargs"] = {"sort_keys": False, "ensure_ascii": False, "separators": (",", ":")}
+    env.filters["pct"] = lambda v: f"{v:.1f}".removesuffix(".0") + "%"
     return env
 
 
@@ -57,20 +58,14 @@ def _pools(games: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-def _jsonable(v: Any) -> Any:
-    if hasattr(v, "model_dump"):
-        return v.model_dump(mode="json", exclude_none=True)
-    return v
-
-
 def _source(case: Mapping[str, Any] | None) -> dict[str, Any] | None:
     src = (case or {}).get("source")
     return dict(src) if isinstance(src, Mapping) else None
 
 
-def _expect(case: Mapping[str, Any] | None) -> dict[str, Any]:
+def _expect(case: Mapping[str, Any] | None, moments: list) -> dict[str, Any]:
     ex = (case or {}).get("expect") or {}
-    out: dict[str, Any] = {"moments": [[[k, f] for k, f in m] for m in expected_moments(case)]}
+    out: dict[str, Any] = {"moments": [[[k, f] for k, f in m] for m in moments]}
     if ex.get("exact"):
         out["exact"] = True
     if "winner" in ex:
@@ -84,26 +79,43 @@ def _expect(case: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 class _Traces:
-    """Identical traces stored once: a trace is referred to by its index."""
+    """Traces referred to by index; a case's identical traces on several engines are stored once.
+    Entries are ``[moment, kind, args, clause]`` with kind and clause as indices into ``names``."""
 
     def __init__(self) -> None:
         self.items: list[list[list[Any]]] = []
-        self._index: dict[str, int] = {}
+        self.names: list[str] = []
+        self._name: dict[str, int] = {}
+        self._case: list[tuple[list[Any], int]] = []
+
+    def next_case(self) -> None:
+        self._case = []
+
+    def _n(self, s: str | None) -> int | None:
+        if s is None:
+            return None
+        i = self._name.get(s)
+        if i is None:
+            i = self._name[s] = len(self.names)
+            self.names.append(s)
+        return i
 
     def add(self, trace: list[Any] | None) -> int | None:
         if trace is None:
             return None
-        compact = [[e.moment, e.kind, e.args, e.clause] if not isinstance(e, Mapping)
-                    else [e.get("moment"), e.get("kind"), e.get("args") or {}, e.get("clause")] for e in trace]
-        key = json.dumps(compact, sort_keys=True, default=str, ensure_ascii=False)
-        i = self._index.get(key)
-        if i is None:
-            i = self._index[key] = len(self.items)
-            self.items.append(compact)
+        for seen, i in self._case:
+            if seen == trace:
+                return i
+        i = len(self.items)
+        n = self._n
+        self.items.append([[e.moment, n(e.kind), e.args, n(e.clause)] if not isinstance(e, dict)
+                           else [e.get("moment"), n(e.get("kind")), e.get("args") or {}, n(e.get("clause"))]
+                           for e in trace])
+        self._case.append((trace, i))
         return i
 
 
-def _run_view(res, traces: _Traces, regressed: bool, was: str | None) -> dict[str, Any]:
+def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: list) -> dict[str, Any]:
     out: dict[str, Any] = {"s": res.status, "ms": round(res.duration * 1000, 3)}
     if res.divergence is not None:
         div = res.divergence.model_dump(mode="json", exclude_none=True)
@@ -118,7 +130,7 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None) -> dict[st
     if res.trace is not None:
         out["tr"] = traces.add(res.trace)
         if res.case:
-            out["al"] = align(res.case, res.trace, out.get("div"))
+            out["al"] = align(res.case, res.trace, out.get("div"), expected)
     if res.ruleset:
         out["rs"] = res.ruleset
     if was is not None:
@@ -144,6 +156,8 @@ def build(results: list[Results], baseline: Any = None,
     if baseline is not None:
         base = baseline_mod.load_baseline(baseline, [r.key for r in runs])
         diff = baseline_mod.diff(base, {r.key: r.cases for r in runs})
+        if len(base) == 1 and not set(base) & {*(r.key for r in runs), baseline_mod.ANY_ENGINE}:
+            base = {baseline_mod.ANY_ENGINE: next(iter(base.values()))}
     regressed = {(ch.engine, ch.id) for ch in diff.regressions} if diff else set()
 
     ids: list[str] = []
@@ -166,17 +180,19 @@ def build(results: list[Results], baseline: Any = None,
                                 "rules": list(first.rules)}
         if first.file:
             item["file"] = f"{first.file}:{first.line}" if first.line else first.file
+        expected = expected_moments(case)
         if case:
             item["source"] = _source(case)
             item["board"] = board_view(case, pools.get(first.game))
             item["script"] = script_view(case)
-            item["expect"] = _expect(case)
+            item["expect"] = _expect(case, expected)
             for k in ("features", "assumptions", "ambiguity", "rulesets"):
                 if case.get(k):
                     item[k] = case[k]
+        traces.next_case()
         item["runs"] = [
             _run_view(r.cases[cid], traces, (r.key, cid) in regressed,
-                      baseline_mod.expected_status(base, r.key, cid) if base is not None else None)
+                      baseline_mod.expected_status(base, r.key, cid) if base is not None else None, expected)
             if cid in r.cases else None
             for r in runs
         ]
@@ -199,10 +215,12 @@ def build(results: list[Results], baseline: Any = None,
         "statuses": list(STATUSES),
         "cases": cases,
         "traces": traces.items,
+        "names": traces.names,
         "clauses": clause_text,
         "baseline": base is not None,
     }
     return {
+        "nonce": secrets.token_urlsafe(16),
         "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "version": __version__,
         "runs": runs,

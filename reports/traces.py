@@ -38,13 +38,13 @@ def _event(raw: Any) -> tuple[str, dict[str, Any]] | None:
     """An expected event in dumped (``{kind, fields}``) or short (``{kind: value}``) form."""
     if isinstance(raw, str):
         return raw, {}
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         return None
     if "kind" in raw:
         return str(raw["kind"]), dict(raw.get("fields") or {})
     if len(raw) == 1:
         (kind, body), = raw.items()
-        return str(kind), dict(body) if isinstance(body, Mapping) else {"_primary": body}
+        return str(kind), dict(body) if isinstance(body, dict) else {"_primary": body}
     return None
 
 
@@ -55,7 +55,7 @@ def expected_moments(case: Mapping[str, Any] | None) -> list[list[tuple[str, dic
     game = str(case.get("game", ""))
     out = []
     for m in (case.get("expect") or {}).get("events") or []:
-        raw = m.get("events") if isinstance(m, Mapping) and "events" in m else (m if isinstance(m, list) else [m])
+        raw = m.get("events") if isinstance(m, dict) and "events" in m else (m if isinstance(m, list) else [m])
         events = [e for e in (_event(r) for r in raw) if e is not None]
         out.append([(k, _resolve(k, f, game)) for k, f in events])
     return out
@@ -66,21 +66,23 @@ def as_entries(trace: Iterable[Any] | None) -> list[TraceEntry]:
     for e in trace or []:
         if isinstance(e, TraceEntry):
             out.append(e)
-        elif isinstance(e, Mapping):
+        elif isinstance(e, dict):
             out.append(TraceEntry.model_construct(moment=e.get("moment", 0), kind=e.get("kind", "?"),
                                                   args=e.get("args") or {}, clause=e.get("clause")))
     return out
 
 
 def align(case: Mapping[str, Any] | None, trace: Iterable[Any] | None,
-          divergence: Mapping[str, Any] | None = None) -> dict[str, Any]:
+          divergence: Mapping[str, Any] | None = None,
+          expected: list[list[tuple[str, dict[str, Any]]]] | None = None) -> dict[str, Any]:
     """``{"match": [actual moment index or -1 per expected moment], "near": index or -1,
     "first": expected index that diverged or -1, "rejected": {actual index: at}}``.
 
     Moment indices count the actual trace's moments from 0. ``near`` is the actual moment the
     divergence is shown against (the nearest one for a missing moment, the differing one in an exact
     trace, the refused decision for a rejection)."""
-    expected = expected_moments(case)
+    if expected is None:
+        expected = expected_moments(case)
     actual = moments(as_entries(trace))
     exact = bool(((case or {}).get("expect") or {}).get("exact"))
     match: list[int] = []
@@ -95,8 +97,11 @@ def align(case: Mapping[str, Any] | None, trace: Iterable[Any] | None,
                     first, near = i, (i if i < len(actual) else -1)
     else:
         pos = 0
+        kinds = [sorted(e.kind for e in m) for m in actual]
         for i, exp in enumerate(expected):
-            j = next((k for k in range(pos, len(actual)) if moment_matches(exp, actual[k])), None)
+            want = sorted(k for k, _ in exp)  # a moment can only match one with the same kinds
+            j = next((k for k in range(pos, len(actual)) if kinds[k] == want and moment_matches(exp, actual[k])),
+                     None)
             if j is None:
                 match.append(-1)
                 if first < 0:

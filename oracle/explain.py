@@ -1,0 +1,265 @@
+"""``tcg-oracle explain CASE_ID [--engine SPEC]``: a case's board and its trace, narrated clause by clause.
+
+For rules teams: every step of the reference engine with the clause that produced it, in the original
+text and in English. For engine authors chasing a failure: with ``--engine``, where the engine under
+test parts from the reference, and what the case expected there.
+
+Exit codes: 0 the case passes (on the engine under test, when one is given); 1 it fails or errs;
+2 unknown case id; 3 the engine could not be started.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
+STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold dark_orange", "skip": "dim"}
+
+
+def _fmt_args(args: dict[str, Any]) -> str:
+    return " ".join(f"{k}={_short(v)}" for k, v in args.items())
+
+
+def _event(kind: str, args: dict[str, Any]) -> str:
+    return f"[bold]{escape(kind)}[/bold] {escape(_fmt_args(args))}"
+
+
+def find_case(case_id: str, suite) -> tuple[Any, list[str]]:
+    """The loaded case with this id (or the only one whose id contains it), else the near ids."""
+    exact = [lc for lc in suite.cases if lc.case.id == case_id]
+    if exact:
+        return exact[0], []
+    near = [lc for lc in suite.cases if case_id.lower() in lc.case.id.lower()]
+    if len(near) == 1:
+        return near[0], []
+    return None, sorted(lc.case.id for lc in near)[:20]
+
+
+def _catalog(game: str):
+    try:
+        from .loader import load_catalog
+
+        return load_catalog(game)
+    except Exception:  # noqa: BLE001 - explain still narrates without clause texts
+        return None
+
+
+def print_board(console: Console, case) -> None:
+    from .loader import load_cards
+    from .reports.board import board_view
+
+    try:
+        pool = load_cards(case.game)
+    except Exception:  # noqa: BLE001
+        pool = None
+    board = board_view(case.model_dump(mode="json", exclude_none=True), pool)
+    if board is None:
+        return
+    table = Table(title=f"Board · turn {board['turn']} · {board['phase']} phase · active player {board['active']}",
+                  show_lines=True, expand=False, title_justify="left")
+    table.add_column("player", style="bold")
+    table.add_column("zone")
+    table.add_column("cards")
+    players = [p for p in board["players"] if not p["active"]] + [p for p in board["players"] if p["active"]]
+    for p in players:
+        label = escape(p["id"]) + (" (active)" if p["active"] else "")
+        if "life" in p:
+            label += f"\nlife {p['life']}"
+        for i, z in enumerate(p["zones"]):
+            if "count" in z:
+                cards = f"{z['count']} cards"
+            else:
+                cards = "\n".join(_card(k, board["tapped_word"]) for k in z["cards"]) or "[dim]empty[/dim]"
+            table.add_row(label if i == 0 else "", escape(z["zone"]), cards)
+    console.print(table)
+
+
+def _card(k: dict[str, Any], tapped_word: str) -> str:
+    stats = " ".join(f"{s} {k[s]}" for s in ("power", "toughness", "defense") if s in k)
+    bits = [f"[bold]{escape(k['name'])}[/bold] [dim]({escape(k['id'])})[/dim]"]
+    if stats:
+        bits.append(stats)
+    if k.get("tapped"):
+        bits.append(f"[yellow]{tapped_word}[/yellow]")
+    if k.get("abilities"):
+        bits.append("· " + escape(", ".join(k["abilities"])))
+    if k.get("badges"):
+        bits.append("[cyan]" + escape(", ".join(k["badges"])) + "[/cyan]")
+    return " ".join(bits)
+
+
+def _clause_text(console: Console, catalog, clause: str | None, shown: set[str]) -> None:
+    """The clause id, then its original text and English summary (the summary only once shown)."""
+    if not clause:
+        return
+    c = catalog.clause(clause) if catalog is not None else None
+    console.print(Padding(Text(clause, style="magenta"), (0, 0, 0, 4)))
+    if c is None:
+        console.print(Padding(Text("(not in the clause catalog)", style="dim"), (0, 0, 0, 6)))
+        return
+    if clause not in shown:
+        shown.add(clause)
+        console.print(Padding(Text(c.text.strip()), (0, 0, 0, 6)))
+    console.print(Padding(Text(c.summary.strip(), style="dim italic"), (0, 0, 0, 6)))
+
+
+def narrate(console: Console, case, result, catalog) -> None:
+    """The reference trace moment by moment; consecutive moments of one clause form a step."""
+    from .harness.compare import moments
+    from .reports.traces import align
+
+    case_dict = result.case or case.model_dump(mode="json", exclude_none=True)
+    al = align(case_dict, result.trace, result.divergence.model_dump(mode="json") if result.divergence else None)
+    expected_at = {j: i for i, j in enumerate(al["match"]) if j >= 0}
+    shown: set[str] = set()
+    step, last_clauses = 0, None
+    for j, m in enumerate(moments(result.trace or [])):
+        clauses = list(dict.fromkeys(e.clause for e in m if e.clause))
+        if clauses != last_clauses:
+            step += 1
+            console.print(f"\n[bold]Step {step}[/bold] · " + ", ".join(escape(c) for c in clauses or ["(no clause)"]))
+            for c in clauses:
+                _clause_text(console, catalog, c, shown)
+            last_clauses = clauses
+        mark = f"  [green]✓ expected #{expected_at[j]}[/green]" if j in expected_at else ""
+        if j in al["rejected"]:
+            mark += "  [green]✓ expected refusal[/green]" if any(
+                r.at == al["rejected"][j] for r in case.expect.rejected) else "  [red]✗ unexpected refusal[/red]"
+        simultaneous = " [dim](at once)[/dim]" if len(m) > 1 else ""
+        console.print(f"  moment {m[0].moment}{simultaneous}{mark}", highlight=False)
+        for e in m:
+            line = f"    {_event(e.kind, e.args)}"
+            if e.kind == "decided" and isinstance(e.args.get("at"), int) and e.args["at"] < len(case.script):
+                d = case.script[e.args["at"]]
+                line += f"  [dim]← script #{e.args['at']}: {escape(d.player)}: {escape(d.kind)} {escape(_short(d.args))}[/dim]"
+            console.print(line, highlight=False)
+
+
+def _short(v: Any) -> str:
+    return "" if v is None else (v if isinstance(v, str) else repr(v))
+
+
+def _moment_key(m) -> list[tuple[str, str]]:
+    return sorted((e.kind, repr(sorted(e.args.items()))) for e in m)
+
+
+def parting(console: Console, ref, res, catalog, engine: str) -> None:
+    """Where the engine's trace first differs from the reference trace (compared as moments), and
+    whether the case asserts that moment."""
+    from .harness.compare import moments
+    from .reports.traces import align
+
+    a, b = moments(ref.trace or []), moments(res.trace or [])
+    for j in range(max(len(a), len(b))):
+        ma = a[j] if j < len(a) else None
+        mb = b[j] if j < len(b) else None
+        if ma is not None and mb is not None and _moment_key(ma) == _moment_key(mb):
+            continue
+        where = f"the reference's moment {ma[0].moment}" if ma else "the end of the reference trace"
+        table = Table(title=f"{escape(engine)} parts from the reference at {where}", title_justify="left",
+                      show_lines=True)
+        table.add_column("reference")
+        table.add_column(escape(engine))
+        table.add_row("\n".join(_event(e.kind, e.args) for e in ma) if ma else "[dim](the trace has ended)[/dim]",
+                      "\n".join(_event(e.kind, e.args) for e in mb) if mb else "[dim](the trace has ended)[/dim]")
+        console.print(table)
+        if ma:
+            shown: set[str] = set()
+            console.print("  The reference follows:")
+            for c in dict.fromkeys(e.clause for e in ma if e.clause):
+                _clause_text(console, catalog, c, shown)
+            matched = align(ref.case, ref.trace)["match"]
+            if j in matched:
+                console.print(f"  The case expects this moment (expected #{matched.index(j)}).")
+            else:
+                console.print("  [dim]The case does not assert this moment; the engine may still pass.[/dim]")
+        return
+    console.print(f"[green]{escape(engine)}'s trace is the reference trace, moment for moment.[/green]")
+
+
+def verdict(console: Console, res, who: str) -> None:
+    style = STYLE.get(res.status, "bold")
+    console.print(f"\n{escape(who)}: [{style}]{res.status}[/{style}]", highlight=False)
+    if res.divergence is not None:
+        console.print(f"  {escape(res.divergence.message)}", highlight=False)
+    if res.error:
+        console.print(f"  {escape(res.error)}", highlight=False)
+    if res.skip_reason:
+        console.print(f"  {escape(res.skip_reason)}", highlight=False)
+
+
+def explain(case_id: str, engine_spec: str = "reference", console: Console | None = None, engine=None) -> int:
+    """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests)."""
+    from .core.errors import EngineStartError
+    from .harness.engine import ReferenceEngine, make_engine
+    from .harness.runner import choose_ruleset, run_case
+    from .loader import load_suite
+
+    console = console or Console(highlight=False)
+    suite = load_suite()
+    lc, near = find_case(case_id, suite)
+    if lc is None:
+        msg = f"tcg-oracle explain: no case {case_id!r}"
+        msg += (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words"
+        console.print(escape(msg), highlight=False)
+        return EXIT_USAGE
+    case = lc.case
+    ruleset, _ = choose_ruleset(lc, None)
+    catalog = _catalog(case.game)
+
+    src = case.source
+    quote = getattr(src, "quote", None)
+    where = getattr(src, "document", None) or (f"generated (seed {src.seed})" if src.kind == "generated" else "")
+    body = f"[bold]{escape(case.title)}[/bold]\n[dim]{escape(case.id)} · {escape(case.game)} · {escape(lc.path)}:{lc.line}" \
+           f" · ruleset {escape(ruleset or '?')}[/dim]\nclauses: {escape(', '.join(case.rules))}"
+    if case.assumptions:
+        body += f"\nassumptions: {escape(', '.join(case.assumptions))}"
+    if quote:
+        body += f"\n\n「{escape(quote)}」\n[dim]— {escape(where)}[/dim]"
+    console.print(Panel(body, expand=False))
+    print_board(console, case)
+    if case.script:
+        console.print("[bold]Script[/bold]")
+        for i, d in enumerate(case.script):
+            console.print(f"  {i}. {escape(d.player)}: {escape(d.kind)} {escape(_short(d.args))}", highlight=False)
+
+    ref = run_case(ReferenceEngine(), lc, ruleset, "reference")
+    console.print("\n[bold underline]The reference engine, step by step[/bold underline]")
+    if ref.trace:
+        narrate(console, case, ref, catalog)
+    verdict(console, ref, "reference")
+    if engine is None and engine_spec == "reference":
+        return EXIT_OK if ref.status == "pass" else EXIT_FAIL
+
+    try:
+        eng = engine or make_engine(engine_spec)
+    except EngineStartError as exc:
+        console.print(escape(f"tcg-oracle explain: the engine could not be started: {exc}"))
+        return EXIT_ENGINE
+    except ValueError as exc:
+        console.print(escape(f"tcg-oracle explain: {exc}"))
+        return EXIT_USAGE
+    try:
+        name = eng.hello().engine.name
+        res = run_case(eng, lc, ruleset, name)
+    except EngineStartError as exc:
+        console.print(escape(f"tcg-oracle explain: the engine could not be started: {exc}"))
+        return EXIT_ENGINE
+    finally:
+        eng.close()
+    console.print(f"\n[bold underline]{escape(name)} against the reference[/bold underline]")
+    parting(console, ref, res, catalog, name)
+    verdict(console, res, name)
+    return EXIT_OK if res.status == "pass" else EXIT_FAIL
+
+
+def main(args: argparse.Namespace) -> int:
+    return explain(args.case_id, getattr(args, "engine", "reference") or "reference")

@@ -1,0 +1,50 @@
+"""``tcg-oracle report RESULTS.json... --out FILE [--baseline FILE]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def load_results(path: Path):
+    """One results file (a run, a merged run of shards or of several engines)."""
+    from oracle.model import Results
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON: {exc}") from None
+    try:
+        return Results.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ValueError(f"{path}: not a tcg-oracle results file ({len(exc.errors())} problem(s); "
+                         f"first at {where or 'top level'}: {first['msg']})") from None
+
+
+def main(args: argparse.Namespace) -> int:
+    from .baseline import BaselineError
+    from .render import render_report
+
+    try:
+        results = [load_results(Path(p)) for p in args.inputs]
+    except ValueError as exc:
+        print(f"tcg-oracle report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None))
+    except BaselineError as exc:
+        print(f"tcg-oracle report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    n = sum(len(r.cases) for r in results)
+    print(f"report: {out} ({n} results from {len(results)} file(s), {out.stat().st_size / 1e6:.2f} MB)")
+    return EXIT_OK

@@ -1,0 +1,234 @@
+"""The HTML report: escaping, self-containment, summary, coverage, traces, baselines, the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from argparse import Namespace
+from html.parser import HTMLParser
+
+import pytest
+
+from oracle.reports import bench_render, render_report
+from oracle.reports import render as render_mod
+from oracle.reports.baseline import ANY_ENGINE, diff, load_baseline, normalize
+
+XSS = "<script>alert(1)</script>"
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[tuple[str, str, str]] = []
+        self.scripts: list[dict[str, str | None]] = []
+        self.meta: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        d = dict(attrs)
+        for name in ("src", "href", "action", "poster", "data"):
+            if d.get(name) is not None:
+                self.urls.append((tag, name, d[name]))
+        if tag == "script":
+            self.scripts.append(d)
+        if tag == "meta":
+            self.meta.append(d)
+
+
+def _blob(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)
+    assert m, "the report embeds its data"
+    return json.loads(m.group(1))
+
+
+def test_script_tags_in_title_and_card_name_are_escaped(toy_results, tmp_path):
+    out = render_report(toy_results, tmp_path / "r.html", baseline={"rtoy.fight.tie": "pass"})
+    html = out.read_text(encoding="utf-8")
+    assert XSS not in html
+    assert "<script>alert" not in html.lower()
+    # server-rendered (the regressions view lists the failing case by its title): HTML-escaped
+    assert "Title &lt;script&gt;alert(1)&lt;/script&gt; here" in html
+    # the embedded data keeps the strings intact, with < and > escaped for the script element
+    data = _blob(html)
+    case = next(c for c in data["cases"] if c["id"] == "rtoy.xss.title")
+    assert case["title"] == f"Title {XSS} here"
+    names = [k["name"] for p in case["board"]["players"] for z in p["zones"] for k in z.get("cards", [])]
+    assert f"evil {XSS}" in names
+    parser = _Links()
+    parser.feed(html)
+    assert [s.get("type") for s in parser.scripts] == ["application/json", None]
+
+
+def test_no_external_url_and_nothing_fetched(toy_results, tmp_path):
+    html = render_report(toy_results, tmp_path / "r.html").read_text(encoding="utf-8")
+    parser = _Links()
+    parser.feed(html)
+    assert parser.urls, "the report has internal links"
+    external = [u for u in parser.urls if not (u[2].startswith("#") or u[2].startswith("data:"))]
+    assert external == []
+    csp = next(m for m in parser.meta if (m.get("http-equiv") or "").lower() == "content-security-policy")
+    assert "default-src 'none'" in csp["content"]
+    # the case's source URL is shown as text, never as a link
+    assert "https://example.org/rtoy" in html
+    assert 'href="https://' not in html and "src=\"http" not in html
+
+
+def test_summary_per_game_and_engine(toy_results):
+    ctx = render_mod.build(toy_results)
+    assert [r.key for r in ctx["runs"]] == ["reference", "one-at-a-time"]
+    rows = {row["game"]: row for row in ctx["summary"]}
+    assert set(rows) == {"rtoy", "all"}
+    ref, mut = rows["rtoy"]["cells"]
+    assert ref["counts"] == {"pass": 4, "fail": 0, "error": 0, "skip": 0} and ref["pass_rate"] == 100
+    assert mut["counts"] == {"pass": 2, "fail": 2, "error": 0, "skip": 0} and mut["pass_rate"] == 50
+    assert ctx["runs"][1].spec == "py:report_toy:OneAtATime"
+
+
+def test_coverage_counts_only_asserted_clauses(toy_results):
+    (cov,) = render_mod.build(toy_results)["coverage"]
+    state = {c.id: c.state for c in cov.clauses}
+    assert state == {"rtoy:ATTACK": "covered", "rtoy:BLOCK": "covered", "rtoy:WIN": "covered",
+                     "rtoy:FIGHT": "covered", "rtoy:UNUSED": "uncovered", "rtoy:TERMS": "untestable"}
+    assert (cov.covered, len(cov.testable)) == (4, 5)
+    assert cov.percent == 80
+    assert "reference engine" in cov.source
+    fight = next(c for c in cov.clauses if c.id == "rtoy:FIGHT")
+    assert fight.text == "同時に破壊する。" and fight.summary == "Losers are destroyed at once."
+    # pass/fail per engine of the cases citing the clause
+    assert fight.per_engine[0]["pass"] == 2 and fight.per_engine[1]["fail"] == 2
+    assert cov.assumptions[0]["id"] == "rtoy:assume.ties" and cov.assumptions[0]["cases"] == ["rtoy.fight.tie"]
+
+
+def test_coverage_html_shows_clause_texts_and_marks(toy_results, tmp_path):
+    html = render_report(toy_results, tmp_path / "r.html").read_text(encoding="utf-8")
+    for text in ("同時に破壊する。", "Losers are destroyed at once.", "80%", "uncovered", "not testable",
+                 "definitional", "Equal powers: both lose."):
+        assert text in html
+
+
+def test_first_divergence_is_aligned(toy_results):
+    data = render_mod.build(toy_results)["blob"]
+    case = next(c for c in data["cases"] if c["id"] == "rtoy.fight.tie")
+    ref, mut = case["runs"]
+    assert ref["s"] == "pass" and ref["al"]["first"] == -1 and -1 not in ref["al"]["match"]
+    assert mut["s"] == "fail" and mut["al"]["match"][:2] == ref["al"]["match"][:2]
+    assert mut["al"]["match"][2] == -1 and mut["al"]["first"] == 2
+    near = mut["al"]["near"]
+    trace = [[e[0], data["names"][e[1]], e[2]] for e in data["traces"][mut["tr"]]]
+    moments = sorted({e[0] for e in trace})
+    assert [e[1:3] for e in trace if e[0] == moments[near]] == [["destroyed", {"card": "a1"}]]
+    assert "was not found" in mut["div"]["message"]
+    # an expected refusal is matched against the refused decision
+    refused = next(c for c in data["cases"] if c["id"] == "rtoy.attack.tapped-refused")
+    assert list(refused["runs"][0]["al"]["rejected"].values()) == [0]
+
+
+def test_board_and_reproduce_data(toy_results):
+    data = render_mod.build(toy_results)["blob"]
+    case = next(c for c in data["cases"] if c["id"] == "rtoy.fight.tie")
+    alice = next(p for p in case["board"]["players"] if p["id"] == "alice")
+    assert alice["active"]
+    field = next(z for z in alice["zones"] if z["zone"] == "battlefield")["cards"]
+    a2 = next(k for k in field if k["id"] == "a2")
+    assert a2["tapped"] and a2["power"] == 1000 and "1× shield counter" in a2["badges"]
+    assert next(z for z in alice["zones"] if z["zone"] == "deck") == {"zone": "deck", "count": 5}
+    assert case["source"]["quote"] == "Quote of Equal powers: both are destroyed at once"
+    assert [e["spec"] for e in data["engines"]] == ["reference", "py:report_toy:OneAtATime"]
+
+
+def test_identical_traces_are_stored_once(toy_results):
+    data = render_mod.build(toy_results)["blob"]
+    case = next(c for c in data["cases"] if c["id"] == "rtoy.win.unblocked")
+    assert case["runs"][0]["tr"] == case["runs"][1]["tr"]
+
+
+@pytest.mark.parametrize("raw, engines, expected", [
+    ({"a": "pass", "b": "FAIL"}, [], {ANY_ENGINE: {"a": "pass", "b": "fail"}}),
+    ({"schema_version": 1, "engine": "ref", "cases": {"a": "pass"}}, ["ref"], {"ref": {"a": "pass"}}),
+    ({"ref": {"x.a": "pass"}, "eng": {"x.a": "fail"}}, [], {"ref": {"x.a": "pass"}, "eng": {"x.a": "fail"}}),
+    ({"x.a": {"ref": "pass", "eng": "error"}}, ["ref", "eng"], {"ref": {"x.a": "pass"}, "eng": {"x.a": "error"}}),
+    ({"x.a": {"status": "skip"}}, [], {ANY_ENGINE: {"x.a": "skip"}}),
+    ([{"id": "x.a", "status": "pass", "engine": "ref"}, {"id": "x.b", "status": "fail"}], [],
+     {"ref": {"x.a": "pass"}, ANY_ENGINE: {"x.b": "fail"}}),
+])
+def test_baseline_shapes(raw, engines, expected):
+    assert normalize(raw, set(engines)) == expected
+
+
+def test_baseline_files_and_regressions(toy_results, tmp_path):
+    path = tmp_path / "baseline.yaml"
+    path.write_text("schema_version: 1\nengine: one-at-a-time\ncases:\n  rtoy.fight.tie: pass\n"
+                    "  rtoy.xss.title: fail\n  rtoy.win.unblocked: fail\n  rtoy.gone: pass\n", encoding="utf-8")
+    base = load_baseline(path, ["reference", "one-at-a-time"])
+    runs = {"one-at-a-time": {c.id: c for c in toy_results[1].cases}}
+    d = diff(base, runs)
+    assert [c.id for c in d.regressions] == ["rtoy.fight.tie"]
+    assert [c.id for c in d.fixed] == ["rtoy.win.unblocked"]
+    assert [c.id for c in d.missing] == ["rtoy.gone"]
+    html = render_report(toy_results, tmp_path / "r.html", baseline=path).read_text(encoding="utf-8")
+    assert 'id="regressions"' in html and "Newly passing" in html
+    (tmp_path / "bad.yaml").write_text("[1, 2", encoding="utf-8")
+    with pytest.raises(ValueError, match="not valid YAML"):
+        load_baseline(tmp_path / "bad.yaml")
+
+
+def test_report_command(toy_results, tmp_path, capsys):
+    from oracle.reports.cli import main
+
+    files = []
+    for i, res in enumerate(toy_results):
+        f = tmp_path / f"results-{i}.json"
+        f.write_text(res.model_dump_json(exclude_none=True), encoding="utf-8")
+        files.append(f)
+    out = tmp_path / "out" / "report.html"
+    assert main(Namespace(inputs=files, out=out, baseline=None)) == 0
+    assert "8 results from 2 file(s)" in capsys.readouterr().out
+    data = _blob(out.read_text(encoding="utf-8"))
+    assert [e["key"] for e in data["engines"]] == ["reference", "one-at-a-time"]
+    (tmp_path / "junk.json").write_text("{}", encoding="utf-8")
+    assert main(Namespace(inputs=[tmp_path / "junk.json"], out=out, baseline=None)) == 2
+    assert "not a tcg-oracle results file" in capsys.readouterr().err
+    assert main(Namespace(inputs=[tmp_path / "missing.json"], out=out, baseline=None)) == 2
+
+
+def test_run_writes_the_report(rtoy, tmp_path):
+    from oracle.cli import main
+
+    report = tmp_path / "run.html"
+    code = main(["run", "--game", "rtoy", "--results", str(tmp_path / "r.json"), "--report", str(report), "--quiet"])
+    assert code == 0
+    data = _blob(report.read_text(encoding="utf-8"))
+    assert len(data["cases"]) == 4 and all(c["runs"][0]["s"] == "pass" for c in data["cases"])
+    assert not data["baseline"]
+    # with --baseline the run's report has the regressions view (a skip expected, a pass now: a change)
+    base = tmp_path / "b.yaml"
+    base.write_text("schema_version: 1\nengine: reference\ncases: {rtoy.win.unblocked: skip}\n", encoding="utf-8")
+    main(["run", "--game", "rtoy", "--results", str(tmp_path / "r.json"), "--report", str(report), "--quiet",
+          "--baseline", str(base)])
+    html = report.read_text(encoding="utf-8")
+    assert _blob(html)["baseline"] and 'id="regressions"' in html and "Newly passing" in html
+
+
+def test_merged_file_of_two_engines_is_split(toy_results):
+    from oracle.model import Results
+
+    ref, mut = toy_results
+    merged = Results(engine=ref.engine, suite_version="x", started=ref.started, cases=[*ref.cases, *mut.cases])
+    ctx = render_mod.build([merged])
+    assert [r.key for r in ctx["runs"]] == ["reference", "one-at-a-time"]
+    # two runs of the same engine side by side get distinct columns
+    assert [r.key for r in render_mod.build([ref, ref.model_copy()])["runs"]] == ["reference", "reference (2)"]
+
+
+def test_a_game_without_catalog_still_renders(tmp_path):
+    from oracle.reports.bench import synthetic_results
+
+    html = render_report(synthetic_results(30), tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "could not be loaded" in html
+    assert len(_blob(html)["cases"]) == 30
+
+
+def test_bench_render_returns_seconds(tmp_path):
+    out = tmp_path / "bench.html"
+    seconds = bench_render(200, engines=2, out=out)
+    assert isinstance(seconds, float) and seconds > 0
+    assert len(_blob(out.read_text(encoding="utf-8"))["cases"]) == 100

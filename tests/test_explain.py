@@ -1,0 +1,88 @@
+"""``tcg-oracle explain``: the board, the reference trace narrated clause by clause, and where an engine
+under test parts from the reference. Runs on the report toy game (tests/reports/report_toy.py)."""
+
+from __future__ import annotations
+
+import io
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+HERE = Path(__file__).resolve().parent / "reports"
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import report_toy  # noqa: E402
+
+from oracle.explain import explain, main  # noqa: E402
+
+
+@pytest.fixture
+def toy(monkeypatch, tmp_path):
+    from oracle import loader, paths, registry
+
+    root = tmp_path / "cases"
+    report_toy.write_toy(root)
+    monkeypatch.setitem(registry._GAMES, report_toy.GAME_NAME, "report_toy")
+    monkeypatch.setattr(paths, "cases_dir", lambda: root)
+    for f in (loader.load_catalog, loader.load_cards, registry.get):
+        f.cache_clear()
+    monkeypatch.setattr(registry, "names", lambda: [report_toy.GAME_NAME])
+    yield
+    for f in (loader.load_catalog, loader.load_cards, registry.get):
+        f.cache_clear()
+
+
+def _explain(case_id: str, **kw) -> tuple[int, str]:
+    buf = io.StringIO()
+    code = explain(case_id, console=Console(file=buf, width=140, color_system=None), **kw)
+    return code, buf.getvalue()
+
+
+def test_narrates_board_steps_and_clause_texts(toy):
+    code, out = _explain("rtoy.fight.tie")
+    assert code == 0
+    assert "Equal powers: both are destroyed at once" in out and "Quote of Equal powers" in out
+    assert "alice (active)" in out and "soldier (a2)" in out and "tapped" in out and "1× shield counter" in out
+    assert "5 cards" in out                                    # the deck, as a count
+    for clause, text, summary in (("rtoy:ATTACK", "アタックする。", "The active player attacks with one card."),
+                                  ("rtoy:FIGHT", "同時に破壊する。", "Losers are destroyed at once.")):
+        assert clause in out and text in out and summary in out
+    assert "Step 1" in out and "← script #0: alice: attack a1" in out
+    assert "✓ expected #2" in out                              # the simultaneous destruction is asserted
+    assert out.rstrip().endswith("reference: pass")
+
+
+def test_an_engine_under_test_is_shown_where_it_parts(toy):
+    code, out = _explain("rtoy.fight.tie", engine=report_toy.OneAtATime())
+    assert code == 1
+    part = out[out.index("one-at-a-time parts from the reference"):]
+    assert "destroyed card=a1" in part and "destroyed card=b1" in part
+    assert "rtoy:FIGHT" in part and "同時に破壊する。" in part
+    assert "The case expects this moment (expected #2)" in part
+    assert "one-at-a-time: fail" in part and "was not found" in part
+
+
+def test_an_engine_that_agrees_passes(toy):
+    code, out = _explain("rtoy.win.unblocked", engine=report_toy.OneAtATime())
+    assert code == 0
+    assert "one-at-a-time's trace is the reference trace" in out
+
+
+def test_refusals_are_marked(toy):
+    code, out = _explain("rtoy.attack.tapped-refused")
+    assert code == 0 and "rejected at=0 player=alice reason=attacker_tapped" in out
+    assert "✓ expected refusal" in out
+
+
+def test_unknown_and_partial_ids(toy, capsys):
+    code, out = _explain("rtoy.")
+    assert code == 2 and "Did you mean" in out and "rtoy.win.unblocked" in out
+    code, out = _explain("unblocked")                            # the only id containing it
+    assert code == 0 and "An unblocked attack wins" in out
+    assert main(Namespace(case_id="nothing-like-it", engine="reference")) == 2
+    assert main(Namespace(case_id="rtoy.xss.title", engine="no-such-kind")) == 2
+    assert "<script>alert(1)</script>" in capsys.readouterr().out  # shown as text, not markup
