@@ -6,6 +6,9 @@
   per case; the median, 90th percentile and maximum over the cases.
 - JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
   process per case, and their ratio.
+- Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 2x
+  and 4x, seconds per case at each size (flat = linear).
+- Rendering the HTML report of 10,000 results: seconds and file size.
 
 Figures are printed, never asserted: speed is measured here, not by tests.
 """
@@ -110,6 +113,31 @@ def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, fl
     return {"persistent": persistent, "per_process": per_process, "ratio": persistent / per_process}
 
 
+def linearity(factors: tuple[int, ...]) -> dict[int, float]:
+    """Seconds per case of ``run_suite`` on the reference over the suite repeated ``factor`` times."""
+    from .harness.engine import ReferenceEngine
+    from .harness.runner import run_suite
+    from .loader import Suite, load_suite
+
+    cases = load_suite().cases
+    out = {}
+    for factor in factors:
+        suite = Suite(cases=cases * factor)
+        t = time.perf_counter()
+        run_suite(ReferenceEngine(), suite)
+        out[factor] = (time.perf_counter() - t) / max(1, len(suite.cases))
+    return out
+
+
+def render(n: int) -> dict[str, float]:
+    from .reports.bench import bench_render
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.html"
+        seconds = bench_render(n, out=out)
+        return {"results": n, "seconds": seconds, "megabytes": out.stat().st_size / 1e6}
+
+
 def measure(quick: bool = False) -> dict[str, Any]:
     figures: dict[str, Any] = {"quick": quick}
     figures["start"] = start_time(3 if quick else 10)
@@ -118,6 +146,8 @@ def measure(quick: bool = False) -> dict[str, Any]:
     figures["engine"] = engine_time(requests, 5 if quick else 30)
     if requests:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
+    figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
+    figures["render"] = render(2000 if quick else 10000)
     return figures
 
 
@@ -139,6 +169,11 @@ def _table(fig: dict[str, Any]) -> Any:
         t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")
         t.add_row("JSON lines: cases/s, one process per case", f"{p['per_process']:.1f}/s")
         t.add_row("JSON lines: ratio", f"{p['ratio']:.0f}x")
+    for factor, per_case in fig.get("linearity", {}).items():
+        t.add_row(f"run: seconds per case, suite x{factor}", f"{per_case * 1000:.2f} ms")
+    r = fig.get("render")
+    if r:
+        t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.0f} MB")
     return t
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A minimal Ijinden engine for tcg-oracle, written only against the documented JSON-lines protocol
-(tests/engines/README-engine-authors.md and cases/ijinden/PROCEDURE.md); it does not import `oracle`.
+(the README section "For engine authors" and cases/ijinden/PROCEDURE.md); it does not import `oracle`.
 
 It plays the battle of vanilla Ijin: declaring attackers (A1, A3), declaring blockers (B1, B3), choosing
 the resolution step (C1), the next attacker (C1a), an unblocked attacker wins (C1b), and a battle against one blocker (D1, D2, D4,
