@@ -112,3 +112,37 @@ class Board:
     # -- projection ------------------------------------------------------------------------
     def project_zones(self) -> dict[str, dict[str, list[str]]]:
         return {p: {z: list(self.zones[(p, z)]) for z in self.zone_names} for p in self.players}
+
+
+def card_from_setup(cs: dict[str, Any], player: str, zone: str, definition: dict[str, Any]) -> Card:
+    """A card of the setup: owner and controller default to the player whose zone holds it; its
+    abilities are the card pool's plus those the setup adds; a power the setup gives overrides."""
+    power = cs.get("power")
+    return Card(
+        id=cs["id"], name=cs["card"], owner=cs.get("owner") or player, controller=cs.get("controller") or player,
+        zone=zone, definition=definition, tapped=bool(cs.get("tapped", False)),
+        entered_this_turn=bool(cs.get("entered_this_turn", False)),
+        power=power if power is not None else definition.get("power"),
+        abilities=normalize_abilities(list(definition.get("abilities", [])) + list(cs.get("abilities", []))),
+        counters=dict(cs.get("counters") or {}), props=dict(cs.get("props") or {}))
+
+
+def build_board(setup: dict[str, Any], cards: dict[str, dict[str, Any]], zone_names: tuple[str, ...],
+                trace: Trace, place: Any = None) -> Board:
+    """The board of a request's setup: every zone of every player, in turn order. ``place(cs, player,
+    zone)`` puts one setup card on the board (default: :func:`card_from_setup` then :meth:`Board.place`)."""
+    board = Board(list(setup["players"]), setup["active"], zone_names, trace)
+    for pid, pdata in setup["players"].items():
+        for zone in zone_names:
+            content = pdata.get(zone)
+            if content is None:
+                continue
+            if isinstance(content, int):
+                board.fill_anonymous(pid, zone, content)
+            else:
+                for cs in content:
+                    if place is None:
+                        board.place(card_from_setup(cs, pid, zone, cards.get(cs["card"], {})))
+                    else:
+                        place(cs, pid, zone)
+    return board

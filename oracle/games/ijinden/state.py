@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.board import Board, Card, normalize_abilities
+from ...core.board import Board, Card, build_board
 from ...core.trace import Trace
 from ...model import CaseRequest
 from .vocabulary import ZONES
@@ -144,27 +144,7 @@ class State:
 
 
 def build(request: CaseRequest, trace: Trace) -> State:
-    setup = request.setup
-    players = list(setup["players"])
-    board = Board(players, setup["active"], ZONES, trace)
-    for pid, p in setup["players"].items():
-        for zone in ZONES:
-            content = p.get(zone)
-            if content is None:
-                continue
-            if isinstance(content, int):
-                board.fill_anonymous(pid, zone, content)
-                continue
-            for cs in content:
-                definition = request.cards.get(cs["card"], {})
-                owner = cs.get("owner", pid)
-                power = cs.get("power", definition.get("power"))
-                board.place(Card(
-                    id=cs["id"], name=cs["card"], owner=owner, controller=cs.get("controller", pid), zone=zone,
-                    definition=definition, tapped=cs.get("tapped", False),
-                    entered_this_turn=cs.get("entered_this_turn", False), power=power,
-                    abilities=normalize_abilities(definition.get("abilities", []) + cs.get("abilities", [])),
-                    counters=dict(cs.get("counters", {})), props=dict(cs.get("props", {}))))
+    board = build_board(request.setup, request.cards, ZONES, trace)
     state = State(board=board, trace=trace)
     state.ijin_guardians = {c.id for c in state.on_battlefield() if state.is_guardian(c) and state.is_ijin(c)}
     return state
