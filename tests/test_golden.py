@@ -7,7 +7,7 @@ import pytest
 
 from oracle import paths, registry
 from oracle.harness.engine import ReferenceEngine
-from oracle.harness.runner import run_case, choose_ruleset
+from oracle.harness.runner import run_case
 from oracle.loader import load_cards, load_catalog, load_suite
 
 SUITE = load_suite()
@@ -21,10 +21,11 @@ def test_there_are_golden_cases():
     assert len(SUITE.cases) >= 45
 
 
-@pytest.mark.parametrize("lc", SUITE.cases, ids=[lc.case.id for lc in SUITE.cases])
-def test_golden_case_passes_on_the_reference(lc):
-    ruleset, skip = choose_ruleset(lc, None)
-    assert skip is None
+RUNS = [(lc, r) for lc in SUITE.cases for r in lc.case.rulesets]
+
+
+@pytest.mark.parametrize("lc, ruleset", RUNS, ids=[f"{lc.case.id}@{r}" for lc, r in RUNS])
+def test_golden_case_passes_on_the_reference_under_every_edition_it_lists(lc, ruleset):
     result = run_case(ReferenceEngine(), lc, ruleset, "reference", keep_trace=False)
     detail = result.divergence.message if result.divergence else result.error
     assert result.status == "pass", f"{lc.path}:{lc.line} {lc.case.id}: {detail}"

@@ -1,4 +1,5 @@
-"""Duel Masters: the reference engine clause by clause, the golden cases, seed quotes and coverage."""
+"""Duel Masters: the reference engine clause by clause, the golden cases, seed quotes and coverage, under both
+rulesets (the seed's edition, the default, and the current 総合ルール's shield breaks)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from oracle import registry
+from oracle.cli import main as cli_main
 from oracle.core.errors import MissingDecision
 from oracle.harness.compare import compare, moments
 from oracle.harness.engine import ReferenceEngine
@@ -18,12 +20,14 @@ from oracle.paths import seeds_dir
 
 GAME = registry.get("duelmasters")
 RULESET = "dm-seed-crossgear-era"
+CURRENT = "dm-comprehensive-2024-02-15"
 G = "duelmasters:"
+NEW_CLAUSES = (G + "CR113.6", G + "CR113.6a", G + "CR104.2a")
 
 
 # -- helpers ------------------------------------------------------------------------------------
 
-def run(players: dict, script: list, *, active: str = "alice", props: dict | None = None):
+def run(players: dict, script: list, *, active: str = "alice", props: dict | None = None, ruleset: str = RULESET):
     """Play a small board: ``players`` as in a case setup, ``script`` as {player: {kind: args}}."""
     case = Case.model_validate({
         "id": "unit", "game": "duelmasters", "rulesets": [RULESET], "title": "unit",
@@ -33,7 +37,7 @@ def run(players: dict, script: list, *, active: str = "alice", props: dict | Non
     pool = load_cards("duelmasters")
     names = {cs.card for p in case.setup.players.values() for z in p.zones.values() if not isinstance(z, int)
              for cs in z}
-    request = CaseRequest(id="unit", game="duelmasters", ruleset=RULESET,
+    request = CaseRequest(id="unit", game="duelmasters", ruleset=ruleset,
                           setup=case.setup.model_dump(mode="json", exclude_none=True),
                           script=[d.model_dump(mode="json") for d in case.script],
                           cards={n: pool[n].model_dump(mode="json", exclude_none=True) for n in names})
@@ -233,6 +237,64 @@ def test_n8_bone_slime_destroyed_after_the_attack_on_a_player_only():
     assert r.final["cards"]["bs"]["zone"] == "battlefield"
 
 
+# -- the current 総合ルール (ruleset dm-comprehensive-2024-02-15) ---------------------------------
+
+def test_cr113_6_cr113_6a_shields_wait_together_then_move_together():
+    r = run({"alice": {"battlefield": [{"id": "w", "card": "試験用Ｗ・ブレイカー", "power": 6000}]},
+             "bob": {"shields": shields("s1", "s2", card="試験用Ｓ・トリガードロー"), "deck": 2}},
+            [atk("w", "bob"), {"alice": {"choose_shield": "s2"}}, {"alice": {"choose_shield": "s1"}},
+             {"bob": {"decline": "s1"}}, {"bob": {"use": "s2"}}], ruleset=CURRENT)
+    seq = [(e.kind, e.args.get("card"), e.clause) for e in r.trace
+           if e.kind in ("shield_chosen", "waiting", "declared", "broken", "used", "drew")]
+    assert seq == [("shield_chosen", "s2", G + "U2"), ("shield_chosen", "s1", G + "U2"),
+                   ("waiting", "s2", G + "CR113.6a"), ("waiting", "s1", G + "CR113.6a"),
+                   ("declared", "s2", G + "CR113.6"), ("broken", "s2", G + "U4"), ("broken", "s1", G + "U4"),
+                   ("used", "s2", G + "U5"), ("drew", None, G + "U6")]
+    assert len({e.moment for e in events(r, "waiting")}) == 1
+    to_hand = [e for e in events(r, "moved") if e.args["to"] == "hand"]
+    assert {e.moment for e in to_hand} == {one(r, "broken", card="s1").moment} and len(to_hand) == 2
+    assert {e.clause for e in to_hand} == {G + "CR113.6"}
+    assert r.final["cards"]["s1"]["zone"] == "hand" and r.final["cards"]["s2"]["zone"] == "graveyard"
+
+
+def test_the_seed_breaks_one_at_a_time_on_the_same_board():
+    r = run({"alice": {"battlefield": [{"id": "w", "card": "試験用Ｗ・ブレイカー", "power": 6000}]},
+             "bob": {"shields": shields("s1", "s2")}},
+            [atk("w", "bob"), {"alice": {"choose_shield": "s2"}}, {"alice": {"choose_shield": "s1"}}])
+    assert not events(r, "waiting") and one(r, "broken", card="s2").moment != one(r, "broken", card="s1").moment
+    r = run({"alice": {"battlefield": [{"id": "w", "card": "試験用Ｗ・ブレイカー", "power": 6000}]},
+             "bob": {"shields": shields("s1", "s2")}},
+            [atk("w", "bob"), {"alice": {"choose_shield": "s2"}}, {"alice": {"choose_shield": "s1"}}], ruleset=CURRENT)
+    assert one(r, "broken", card="s2").moment == one(r, "broken", card="s1").moment
+
+
+def test_current_break_refusals():
+    board = {"alice": {"battlefield": [{"id": "w", "card": "試験用Ｗ・ブレイカー", "power": 6000}]},
+             "bob": {"battlefield": [{"id": "b", "card": "試験用ブロッカー", "power": 1}],
+                     "hand": [{"id": "h", "card": "試験用Ｓ・トリガー破壊"}, {"id": "sb", "card": "試験用Ｓ・バック"}],
+                     "shields": [{"id": "s1", "card": "試験用光カード"}, {"id": "s2", "card": "試験用Ｓ・トリガードロー"}],
+                     "deck": 1}}
+    r = run(board, [atk("w", "bob"), {"bob": "no_block"}, {"alice": {"choose_shield": "s1"}},
+                    {"alice": {"choose_shield": "s1"}}, {"alice": {"choose_shield": "s2"}},
+                    {"bob": {"block": "b"}}, {"bob": {"use": "h"}}, {"bob": {"use": {"card": "sb", "discard": "s2"}}},
+                    {"bob": {"use": "sb"}}, {"bob": {"decline": "s2"}}], ruleset=CURRENT)
+    assert [(e.args["reason"], e.clause) for e in events(r, "rejected")] == [
+        ("shield_already_chosen", G + "U2"), ("block_after_shield_chosen", G + "U3"),
+        ("s_trigger_not_broken", G + "N7"), ("illegal_target", G + "CR113.6")]
+    discard = one(r, "moved", card="s1")                    # the default discard: the light waiting shield
+    assert discard.args["from"] == "shields" and discard.moment == one(r, "declared", card="sb").moment
+    assert r.final["cards"]["sb"]["zone"] == "battlefield" and r.final["cards"]["s2"]["zone"] == "hand"
+    assert not any(e.args.get("card") == "s1" for e in events(r, "broken"))
+
+
+def test_cr104_2a_direct_attack_wins_before_unblocked_effects_only_now():
+    board = {"alice": {"battlefield": [{"id": "mz", "card": "試作型ザウルス・テスター"}], "deck": 1}, "bob": {}}
+    r = run(board, [atk("mz", "bob")], ruleset=CURRENT)
+    assert one(r, "won").clause == G + "CR104.2a" and not events(r, "triggered") and r.winner == "alice"
+    r = run(board, [atk("mz", "bob")])
+    assert one(r, "won").clause == G + "U2" and one(r, "resolved").clause == G + "U1"
+
+
 # -- C: attacking a creature --------------------------------------------------------------------
 
 def test_c1_only_tapped_creatures_unless_an_effect_allows():
@@ -276,14 +338,24 @@ def test_a_missing_decision_is_a_script_error():
         run({"alice": {"battlefield": [vanilla("a", 1000)]}, "bob": {"shields": 1}}, [atk("a", "bob")])
 
 
-def test_every_trace_clause_is_in_the_catalog():
-    ids = {c.id for c in load_catalog("duelmasters").clauses}
-    suite = load_suite(games=["duelmasters"])
-    for lc in suite.cases:
-        from oracle.harness.request import make_request
+def test_every_trace_clause_is_in_the_catalog_and_in_the_ruleset():
+    """Every trace clause is a catalog clause of the ruleset the case runs under (U8/U9 only in the seed's
+    edition, CR… only in the current one)."""
+    from oracle.harness.request import make_request
 
-        reply = GAME.run(make_request(lc.case, RULESET))
-        assert {e.clause for e in reply.trace} <= ids, lc.case.id
+    catalog = load_catalog("duelmasters")
+    editions = {c.id: set(c.rulesets) for c in catalog.clauses}
+    suite = load_suite(games=["duelmasters"])
+    seen = Counter()
+    for lc in suite.cases:
+        for ruleset in lc.case.rulesets:
+            reply = GAME.run(make_request(lc.case, ruleset))
+            clauses = {e.clause for e in reply.trace}
+            assert clauses <= set(editions), lc.case.id
+            wrong = {c for c in clauses if editions[c] and ruleset not in editions[c]}
+            assert not wrong, (lc.case.id, ruleset, wrong)
+            seen.update((ruleset, c) for c in clauses)
+    assert seen[(RULESET, G + "U8")] and seen[(CURRENT, G + "CR113.6a")]
 
 
 def test_card_pool_abilities_are_in_the_vocabulary():
@@ -312,21 +384,109 @@ def results():
     return run_suite(ReferenceEngine(), suite, games=["duelmasters"])
 
 
+@pytest.fixture(scope="module")
+def current_results():
+    return run_suite(ReferenceEngine(), load_suite(games=["duelmasters"]), games=["duelmasters"], ruleset=CURRENT)
+
+
 def test_every_golden_case_passes(results):
     bad = {c.id: (c.status, c.error, c.divergence and c.divergence.message) for c in results.cases if c.status != "pass"}
     assert not bad
     assert len(results.cases) >= 40
+    assert {c.ruleset for c in results.cases} == {RULESET, CURRENT}   # current-only cases run under theirs
 
 
-def test_every_testable_clause_asserted_by_two_passing_cases(results):
-    counts = Counter(cl for c in results.cases if c.status == "pass" for cl in c.asserted)
-    thin = {c.id: counts[c.id] for c in load_catalog("duelmasters").clauses if c.testable and counts[c.id] < 2}
+def test_every_case_listing_the_current_ruleset_passes_under_it(current_results):
+    cases = {lc.case.id: lc.case for lc in load_suite(games=["duelmasters"]).cases}
+    by_status = Counter(c.status for c in current_results.cases)
+    bad = {c.id: (c.status, c.error, c.divergence and c.divergence.message)
+           for c in current_results.cases if c.status not in ("pass", "skip")}
+    assert not bad
+    skipped = {c.id for c in current_results.cases if c.status == "skip"}
+    assert skipped == {i for i, c in cases.items() if CURRENT not in c.rulesets}
+    assert by_status["pass"] >= 60 and all(c.ruleset == CURRENT for c in current_results.cases if c.status == "pass")
+    current_only = [i for i, c in cases.items() if c.rulesets == [CURRENT]]
+    assert len(current_only) >= 6
+
+
+def test_cli_ruleset_selects_the_edition(tmp_path):
+    out = tmp_path / "r.json"
+    code = cli_main(["run", "--game", "duelmasters", "--ruleset", CURRENT, "--results", str(out), "--report", ""])
+    assert code == 0
+    from oracle.model import Results
+
+    res = Results.model_validate_json(out.read_text(encoding="utf-8"))
+    assert res.ruleset == CURRENT and res.summary["fail"] == 0 and res.summary["error"] == 0
+    assert {c.id for c in res.cases if c.status == "skip"} >= {"dm.break.w-breaker-one-at-a-time"}
+    assert next(c for c in res.cases if c.id == "dm.current.w-breaker-both-chosen-before-trigger").status == "pass"
+
+
+def _status_under(case: Case, ruleset: str) -> str:
+    from oracle.harness.request import make_request
+
+    try:
+        reply = GAME.run(make_request(case, ruleset))
+    except Exception:          # e.g. MissingDecision: the other edition asks for another decision
+        return "error"
+    return "error" if reply.error else compare(case, reply).status
+
+
+def test_cases_of_one_edition_do_not_pass_under_the_other():
+    """A case listing one ruleset only differs between the editions: the other edition's engine fails it."""
+    single = [lc.case for lc in load_suite(games=["duelmasters"]).cases if len(lc.case.rulesets) == 1]
+    assert {c.rulesets[0] for c in single} == {RULESET, CURRENT}
+    passing = {}
+    for case in single:
+        other = CURRENT if case.rulesets[0] == RULESET else RULESET
+        assert _status_under(case, case.rulesets[0]) == "pass", case.id
+        passing[case.id] = _status_under(case, other)
+    assert not {i: s for i, s in passing.items() if s == "pass"}
+
+
+def test_a_current_case_fails_not_errs_under_the_seed_when_its_script_fits_both():
+    """Same decisions in both editions, different trace: the seed's engine fails the assertion."""
+    case = next(lc.case for lc in load_suite(games=["duelmasters"]).cases
+                if lc.case.id == "dm.current.w-breaker-last-shields-then-direct-attack")
+    assert _status_under(case, CURRENT) == "pass" and _status_under(case, RULESET) == "fail"
+
+
+def test_every_testable_clause_asserted_by_two_passing_cases(results, current_results):
+    """Counted over the default run and the current-ruleset run, each clause in the runs of its rulesets."""
+    catalog = load_catalog("duelmasters")
+    counts: Counter = Counter()
+    for run_ in (results, current_results):
+        for c in run_.cases:
+            if c.status == "pass":
+                counts.update(f"{cl}@{c.ruleset}" for cl in c.asserted)
+    thin = {}
+    for clause in catalog.clauses:
+        rulesets = clause.rulesets or [RULESET, CURRENT]
+        cases = {c.id for run_ in (results, current_results) for c in run_.cases
+                 if c.status == "pass" and c.ruleset in rulesets and clause.id in c.asserted}
+        if clause.testable and len(cases) < 2:
+            thin[clause.id] = len(cases)
     assert not thin
+    for clause in NEW_CLAUSES:
+        assert counts[f"{clause}@{CURRENT}"] >= 2, clause
 
 
 def test_every_case_asserts_the_clauses_it_lists(results):
     missing = {c.id: sorted(set(c.rules) - set(c.asserted)) for c in results.cases if set(c.rules) - set(c.asserted)}
     assert not missing
+
+
+def test_external_quotes_of_the_current_rules_are_the_catalog_text():
+    """A case citing an official change page quotes a substring of the clause text the catalog gives it."""
+    catalog = load_catalog("duelmasters")
+    texts = {d.id: [c.text for c in catalog.clauses if c.document == d.id] for d in catalog.documents}
+    urls = {d.id: d.url for d in catalog.documents}
+    cited = [lc.case for lc in load_suite(games=["duelmasters"]).cases
+             if lc.case.source.kind == "external" and lc.case.source.document.startswith("dm-rulechange")]
+    assert len(cited) >= 7
+    for case in cited:
+        src = case.source
+        assert src.url == urls[src.document] and src.edition, case.id
+        assert any(src.quote in t for t in texts[src.document]), case.id
 
 
 def test_seed_quotes_are_verbatim():

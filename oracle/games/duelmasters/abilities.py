@@ -8,6 +8,7 @@ from typing import Any, Callable
 from ...core.board import Board, Card
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
+from .editions import SEED
 
 G = "duelmasters:"
 
@@ -28,6 +29,7 @@ REASON_CLAUSE = {
     "blocker_not_defenders": G + "A3",
     "block_after_shield_chosen": G + "U3",
     "shield_not_attacked_players": G + "U2",
+    "shield_already_chosen": G + "U2",
     "s_trigger_not_broken": G + "N7",
 }
 
@@ -40,6 +42,7 @@ class State:
     attacks: int = 0                      # attacks declared this turn (X-dynamo: 'バトルのはじめ' is before the first)
     attacker: str | None = None           # the creature attacking now
     shield_chosen: bool = False           # U3: a shield of this attack has been chosen
+    ruleset: str = SEED                   # the edition the case runs under (editions.py)
     pumps: dict[str, int] = field(default_factory=dict)
 
     def card(self, cid: str) -> Card:

@@ -1,5 +1,8 @@
 """The Duel Masters attack procedure of seed 002 (P1-P4, A1-A3, B1-B4, U1-U9, C1-C8, E1, ※1-※9).
 
+The request's ruleset picks the edition (editions.py): under the current 総合ルール the shields of one
+break are chosen first and wait together (CR113.6/113.6a), and a direct attack wins at once (CR104.2a).
+
 A case starts in the active player's turn, at the beginning of the attacks (バトルのはじめ) unless
 ``setup.props.attacks_this_turn`` says attacks were made already. At the open point the active player
 attacks, uses a tap ability, or ends the turn; an exhausted script ends the case.
@@ -18,6 +21,7 @@ from .abilities import (
     G, State, apply, breaks, card_arg, could_attack, decide, destroy, effect_items, enter, in_play, power,
     sick, tap,
 )
+from .editions import IMMEDIATE_DIRECT_ATTACK, SIMULTANEOUS_BREAK
 from .vocabulary import ZONES
 
 P1, P2, P3, P4 = G + "P1", G + "P2", G + "P3", G + "P4"
@@ -27,6 +31,7 @@ B1, B2, B3, B4 = G + "B1", G + "B2", G + "B3", G + "B4"
 U1, U2, U3, U4, U5, U6, U7, U8, U9 = (G + f"U{i}" for i in range(1, 10))
 C1, C2, C3, C4, C5, C6, C7, C8 = (G + f"C{i}" for i in range(1, 9))
 E1 = G + "E1"
+CR104_2a, CR113_6, CR113_6a = G + "CR104.2a", G + "CR113.6", G + "CR113.6a"
 
 
 # -- building and projecting --------------------------------------------------------------------
@@ -51,7 +56,8 @@ def build(request: CaseRequest, trace: Trace) -> State:
                     power=cs.get("power", d.get("power")),
                     abilities=normalize_abilities([*d.get("abilities", []), *cs.get("abilities", [])]),
                     props={**d.get("props", {}), **cs.get("props", {})}))
-    return State(board, trace, setup["active"], attacks=int(setup.get("props", {}).get("attacks_this_turn", 0)))
+    return State(board, trace, setup["active"], attacks=int(setup.get("props", {}).get("attacks_this_turn", 0)),
+                 ruleset=request.ruleset)
 
 
 def project(st: State) -> dict[str, Any]:
@@ -293,7 +299,11 @@ def after_battle(st: State, script: Script, result) -> None:
 
 
 def unblocked(st: State, script: Script, attacker: Card, defender: str) -> None:
-    """U1 (※6), then the breaks: choose one shield -> break -> Ｓ・トリガー, once per shield (U2-U9)."""
+    """U1 (※6), then the breaks. Seed: choose one shield -> break -> Ｓ・トリガー, once per shield (U2-U9).
+    Current rules: every shield of the break chosen first, then CR113.6/113.6a (break_at_once)."""
+    if st.ruleset in IMMEDIATE_DIRECT_ATTACK and not st.board.zone(defender, "shields"):
+        st.trace.emit("won", CR104_2a, player=st.active)   # CR104.2a: 即座に, before the U1 effects
+        raise GameOver(st.active)
     fire(st, script, collect([attacker], "on_unblocked"), U1,
          clause_of=lambda t: (N6, U1))
     shields = st.board.zone(defender, "shields")
@@ -301,6 +311,9 @@ def unblocked(st: State, script: Script, attacker: Card, defender: str) -> None:
         st.trace.emit("won", U2, player=st.active)   # X-direct-attack: no shield to break: the attack wins
         raise GameOver(st.active)
     count = breaks(attacker)                         # fixed now (U9: even if the attacker leaves)
+    if st.ruleset in SIMULTANEOUS_BREAK:
+        break_at_once(st, script, defender, count)
+        return
     for i in range(count):
         if not st.board.zone(defender, "shields"):
             break                                    # X-breaks-run-out
@@ -314,11 +327,93 @@ def unblocked(st: State, script: Script, attacker: Card, defender: str) -> None:
         shield_window(st, script, shield, defender)
 
 
-def choose_shield(st: State, script: Script, defender: str, clause: str) -> str:
+def break_at_once(st: State, script: Script, defender: str, count: int) -> None:
+    """Current rules: choose every shield of the break (U2; X-simultaneous-break), put them in the waiting
+    state at one moment (CR113.6a), take the Ｓ・トリガー/Ｓ・バック declarations (CR113.6), move the
+    remaining shields to the hand at one moment (CR113.6), then use the declared cards in declaration
+    order (U5/N7, effects U6/N7; X-declared-order)."""
+    chosen: list[str] = []
+    for _ in range(min(count, len(st.board.zone(defender, "shields")))):   # X-breaks-run-out
+        chosen.append(choose_shield(st, script, defender, U2, exclude=chosen))
+        st.shield_chosen = True
+    with st.trace.simultaneous():
+        for shield in chosen:
+            st.trace.emit("waiting", CR113_6a, card=shield, player=defender)
+    declared = declarations(st, script, defender, chosen)
+    with st.trace.simultaneous():
+        for shield in chosen:
+            if st.card(shield).zone == "shields":
+                st.trace.emit("broken", U4, card=shield, player=defender)
+                st.board.move(shield, "hand", CR113_6)
+    for card, ability in declared:
+        if card.zone != "hand":
+            continue
+        use, effect = (U5, U6) if ability == "s_trigger" else (N7, N7)
+        st.trace.emit("used", use, card=card.id, ability=ability, player=defender)
+        resolve_card(st, script, card, defender, effect)
+
+
+def declarations(st: State, script: Script, defender: str, waiting: list[str]) -> list[tuple[Card, str]]:
+    """CR113.6: the defender declares (`use`) or declines each Ｓ・トリガー among the waiting shields and each
+    Ｓ・バック in the hand that has a waiting shield of its civilization to discard, in any order, until none
+    is left open. A declared Ｓ・バック discards its waiting shield at once (X-s-back-current)."""
+    answered: set[str] = set()
+    triggers: set[str] = set()
+
+    def still_waiting() -> list[str]:
+        return [s for s in waiting if st.card(s).zone == "shields"]
+
+    def discards_for(back: Card) -> list[str]:
+        civ = back.params("s_back")[0]
+        return [s for s in still_waiting()
+                if s not in triggers and (civ is None or st.card(s).props.get("civ") == civ)]
+
+    def open_cards() -> list[str]:
+        trig = [s for s in still_waiting() if st.card(s).has("s_trigger") and s not in answered]
+        backs = [c.id for c in st.board.in_zone(defender, "hand")
+                 if c.has("s_back") and c.id not in answered and discards_for(c)]
+        return trig + backs
+
+    order: list[tuple[Card, str]] = []
+    while (offered := open_cards()):
+        def validate(d: Decision, offered: list[str] = offered) -> tuple[Card, str | None]:
+            cid = card_arg(d, "card")
+            if cid not in offered:
+                other = st.board.cards.get(cid)
+                if other is not None and other.zone == "hand" and other.has("s_trigger"):
+                    raise Refusal("s_trigger_not_broken")
+                raise Refusal("not_offered", f"offered: {offered}")
+            card = st.card(cid)
+            if d.kind == "decline" or card.zone != "hand":
+                return card, None
+            legal = discards_for(card)
+            discard = d.args.get("discard", legal[0]) if isinstance(d.args, dict) else legal[0]
+            if discard not in legal:
+                raise Refusal("illegal_target", f"discard one of {legal}")
+            return card, discard
+
+        d, (card, discard) = decide(st, script, defender, ("use", "decline"), CR113_6, validate)
+        answered.add(card.id)
+        if d.kind == "decline":
+            continue
+        ability = "s_back" if discard else "s_trigger"
+        with st.trace.simultaneous():
+            st.trace.emit("declared", CR113_6, card=card.id, ability=ability, player=defender)
+            if discard:
+                st.board.move(discard, "graveyard", CR113_6)
+            else:
+                triggers.add(card.id)
+        order.append((card, ability))
+    return order
+
+
+def choose_shield(st: State, script: Script, defender: str, clause: str, exclude: list[str] = ()) -> str:
     def validate(d: Decision) -> str:
         cid = card_arg(d, "card", "shield")
         if cid not in st.board.zone(defender, "shields"):
             raise Refusal("shield_not_attacked_players")
+        if cid in exclude:
+            raise Refusal("shield_already_chosen")
         return cid
 
     _, cid = decide(st, script, st.active, ("choose_shield",), clause, validate)

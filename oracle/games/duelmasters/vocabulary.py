@@ -1,6 +1,7 @@
 """Duel Masters' closed vocabulary: events, decisions, refusal reasons, zones, abilities, projection fields.
 
-Clause ids are those of ``cases/duelmasters/rules.yaml`` (seed ``002_5341a325e7af91cc.txt``).
+Clause ids are those of ``cases/duelmasters/rules.yaml`` (seed ``002_5341a325e7af91cc.txt``; CR… = the current
+総合ルール, ruleset ``dm-comprehensive-2024-02-15``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ EVENTS = specs(
     EventSpec("blocked", ("card", "attacker"), "A3/C3: `card` (a ブロッカー) blocks `attacker`", "card"),
     EventSpec("shield_chosen", ("card", "player"), "U2/U8: the attacking player chooses the shield to break", "card"),
     EventSpec("broken", ("card", "player"), "U4: a shield of `player` is broken (it goes to its owner's hand)", "card"),
+    EventSpec("waiting", ("card", "player"),
+              "CR113.6a (current rules): a shield being added to the hand waits in the shield zone, not counted "
+              "among the shields, until the declarations end", "card"),
+    EventSpec("declared", ("card", "ability", "player"),
+              "CR113.6 (current rules): the use of an Ｓ・トリガー (a waiting shield) or Ｓ・バック (in the hand) is "
+              "declared; it is used after the shields moved to the hand", "card"),
     EventSpec("won_battle", ("card", "power", "against"), "B3/C4: a creature wins its battle", "card"),
     EventSpec("lost_battle", ("card", "power", "against"), "B3/C4/N5: a creature loses its battle (a tie: both)", "card"),
     EventSpec("destroyed", ("card",), "A creature is destroyed (put into its owner's graveyard)", "card"),
@@ -42,8 +49,11 @@ DECISIONS = specs(
     DecisionSpec("block", "card (or {blocker: card})", "A3: the defending player blocks with a ブロッカー"),
     DecisionSpec("no_block", "null", "A3: the defending player does not block"),
     DecisionSpec("choose_shield", "card", "U2/U8: the attacking player chooses one shield of the attacked player"),
-    DecisionSpec("use", "card (or {card: card})", "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now"),
-    DecisionSpec("decline", "card (or {card: card})", "U5/N7: do not use the Ｓ・トリガー or Ｓ・バック offered now"),
+    DecisionSpec("use", "card (or {card: card, discard?: card})",
+                 "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now; CR113.6 (current rules): declare it, in any "
+                 "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards"),
+    DecisionSpec("decline", "card (or {card: card})",
+                 "U5/N7/CR113.6: do not use (declare) the Ｓ・トリガー or Ｓ・バック offered now"),
     DecisionSpec("choose_target", "card", "The controller of a resolving effect chooses its target"),
     DecisionSpec("choose_card", "card or {take: card, bottom: [card, ...]}",
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
@@ -67,6 +77,7 @@ REASONS = {
     "blocker_not_defenders": "A3: the blocker must be the attacked player's creature in the battle zone",
     "block_after_shield_chosen": "U3: once a shield has been chosen, no block is possible",
     "shield_not_attacked_players": "U2: the shield must be one of the attacked player's shields",
+    "shield_already_chosen": "U2 (current rules): the shields of one break are different shields",
     "s_trigger_not_broken": "N7: an Ｓ・トリガー is used only as its shield is broken, not from the hand",
     "not_offered": "the card named is not the Ｓ・トリガー/Ｓ・バック being offered now",
     "illegal_target": "the chosen card is not a legal target of the effect",
@@ -83,8 +94,10 @@ ABILITIES = specs(
     AbilitySpec("cannot_attack", "", "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
     AbilitySpec("speed_attacker", "", "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
     AbilitySpec("evolution", "", "進化クリーチャー: may attack the turn it is put into the battle zone", "seed ※1"),
-    AbilitySpec("w_breaker", "", "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8)", "seed U8"),
-    AbilitySpec("t_breaker", "", "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8)", "seed U8"),
+    AbilitySpec("w_breaker", "", "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8; current rules: at once, "
+                "CR113.6)", "seed U8"),
+    AbilitySpec("t_breaker", "", "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
+                "CR113.6)", "seed U8"),
     AbilitySpec("power_attacker", "int", "パワーアタッカー+N: +N power while attacking", "seed B3 (プラスマイナスされたパワー)"),
     AbilitySpec("slayer", "", "スレイヤー: after a battle, destroy the creature it battled (C6)", "seed C6"),
     AbilitySpec("can_attack_untapped", "", "may attack untapped creatures (C1 '効果がない限り')", "seed C1"),

@@ -1,0 +1,16 @@
+"""The editions (rulesets) of the Duel Masters procedure and what differs between them.
+
+``dm-seed-crossgear-era`` (default): the seed's procedure (U8: choose -> break -> Ｓ・トリガー, once per shield).
+``dm-comprehensive-2024-02-15``: the seed's procedure with the shield-break and direct-attack rules of the
+current 総合ルール as cited in ``cases/duelmasters/rules.yaml`` (CR113.6, CR113.6a, CR104.2a).
+"""
+
+from __future__ import annotations
+
+SEED = "dm-seed-crossgear-era"
+CURRENT = "dm-comprehensive-2024-02-15"
+
+# CR113.6/113.6a: every shield of one break waits together; declarations first, then all move to hand.
+SIMULTANEOUS_BREAK = frozenset({CURRENT})
+# CR104.2a: an attack on a player with no shield wins as soon as it is not redirected (before U1 effects).
+IMMEDIATE_DIRECT_ATTACK = frozenset({CURRENT})
