@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.board import Board, Card, normalize_abilities
+from ...core.board import Card, build_board
 from ...core.game import run_procedure
 from ...core.script import Decision, GameOver, Refusal, Script
 from ...core.trace import Trace
@@ -38,24 +38,9 @@ CR104_2a, CR113_6, CR113_6a = G + "CR104.2a", G + "CR113.6", G + "CR113.6a"
 
 def build(request: CaseRequest, trace: Trace) -> State:
     setup = request.setup
-    board = Board(list(setup["players"]), setup["active"], ZONES, trace)
-    for pid, p in setup["players"].items():
-        for zone in ZONES:
-            content = p.get(zone)
-            if content is None:
-                continue
-            if isinstance(content, int):
-                board.fill_anonymous(pid, zone, content)
-                continue
-            for cs in content:
-                d = request.cards.get(cs["card"], {})
-                board.place(Card(
-                    id=cs["id"], name=cs["card"], owner=cs.get("owner") or pid,
-                    controller=cs.get("controller") or pid, zone=zone, definition=d,
-                    tapped=bool(cs.get("tapped", False)), entered_this_turn=bool(cs.get("entered_this_turn", False)),
-                    power=cs.get("power", d.get("power")),
-                    abilities=normalize_abilities([*d.get("abilities", []), *cs.get("abilities", [])]),
-                    props={**d.get("props", {}), **cs.get("props", {})}))
+    board = build_board(setup, request.cards, ZONES, trace)
+    for card in board.cards.values():  # a card's printed props (civilization ...), then the setup's
+        card.props = {**card.definition.get("props", {}), **card.props}
     return State(board, trace, setup["active"], attacks=int(setup.get("props", {}).get("attacks_this_turn", 0)),
                  ruleset=request.ruleset)
 
