@@ -61,6 +61,18 @@ def test_every_testable_310_clause_asserted_by_two_passing_cases():
     assert not short
 
 
+def test_every_testable_clause_asserted_by_two_passing_cases():
+    """The whole mtg catalog (310.x, the seed's summary, the combat/stack/SBA rules and the rulings)."""
+    count: dict[str, int] = {}
+    for c in results().cases:
+        if c.status == "pass":
+            for clause in c.asserted:
+                count[clause] = count.get(clause, 0) + 1
+    catalog = load_catalog(GAME)
+    short = {cl.id: count.get(cl.id, 0) for cl in catalog.clauses if cl.testable and count.get(cl.id, 0) < 2}
+    assert not short
+
+
 def test_untestable_clauses_have_reasons():
     for cl in load_catalog(GAME).clauses:
         assert cl.testable or cl.reason
@@ -174,3 +186,35 @@ def test_missing_decision_is_a_script_error():
     req = req.model_copy(update={"script": req.script[:1]})  # the blockers decision is missing
     with pytest.raises(MissingDecision):
         registry.get(GAME).run(req)
+
+
+def test_508_1k_attacking_a_player_becomes_an_attacker():
+    r = run_case("mtg.attack.active-player-declares-each-attack-target")
+    tags = {a["target"]: clause for a, clause in kinds(r, "became_attacker")}
+    assert tags == {"w": "mtg:508.1k", "b": "mtg:310.5"}
+
+
+def test_ruling_battle_removed_from_combat_deals_no_damage_to_it():
+    r = run_case("mtg.combat.attacked-battle-stops-being-battle")
+    assert kinds(r, "removed_from_combat") == [({"card": "b"}, "mtg:ruling.removed-from-combat")]
+    assert not [a for a, _ in kinds(r, "damaged") if a["target"] == "b"]
+
+
+def test_creature_that_becomes_a_copy_of_a_battle_leaves_combat():
+    r = run_case("mtg.combat.attacker-becomes-copy-of-siege")
+    [(copied, _)] = kinds(r, "became_copy")
+    [(removed, clause)] = kinds(r, "removed_from_combat")
+    assert removed == {"card": "x"} and clause == "mtg:summary.no-combat"
+    moment = {e.kind for e in r.trace if e.moment == next(e.moment for e in r.trace if e.kind == "became_copy")}
+    assert moment == {"became_copy", "removed_from_combat"}
+
+
+def test_two_headed_giant_teammate_block_tagged_with_the_seed_note():
+    r = run_case("mtg.mp.2hg-teammate-blocks-for-battle")
+    assert kinds(r, "became_blocker") == [({"card": "c1", "attacker": "x"}, "mtg:summary.two-headed-giant")]
+
+
+def test_310_11b_the_triggers_controller_casts_the_back_face():
+    r = run_case("mtg.siege.trigger-controller-casts-after-control-change")
+    [(args, _)] = [(a, c) for a, c in kinds(r, "cast") if a["face"] == "back"]
+    assert args["player"] == "alice" and r.final["cards"]["s"]["controller"] == "alice"

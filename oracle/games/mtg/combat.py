@@ -17,10 +17,12 @@ from .state import C, Combat, StackItem, State
 
 
 def _attack_target_clause(st: State, target: str) -> str:
+    """The clause that makes a creature an attacker of ``target``: 310.8b when a Siege's own controller
+    attacks it ("特に、包囲戦・バトルのコントローラーは、それを攻撃できる"), 310.5 for another battle, else
+    508.1k ("Each chosen creature ... becomes an attacking creature") attacking a player or planeswalker."""
     if target in st.board.cards and st.is_battle(st.card(target)):
-        # 310.8b: notably a Siege's own controller attacks it; otherwise 310.5: battles can be attacked
         return C + ("310.8b" if st.card(target).controller == st.active else "310.5")
-    return C + "508.1b"
+    return C + "508.1k"
 
 
 def _check_target(st: State, attacker: str, target: Any) -> None:
@@ -185,12 +187,21 @@ def declare_blockers(st: State, script: Script) -> None:
             for bid, aid in blocks.items():
                 cb.blockers[bid] = aid
                 target = cb.attackers.get(aid)
-                battle = target in st.board.cards and st.is_battle(st.card(target))
-                st.trace.emit("became_blocker", C + ("310.8c" if battle else "509.1g"), card=bid, attacker=aid)
+                st.trace.emit("became_blocker", _blocker_clause(st, bid, target), card=bid, attacker=aid)
             for aid in dict.fromkeys(blocks.values()):
                 cb.blocked.add(aid)
                 st.trace.emit("blocked", C + "509.1h", card=aid)
     run_stack(st, script)
+
+
+def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
+    """310.8c for the protector's blocker of a battle's attacker; in Two-Headed Giant a teammate's blocker
+    for it is the seed's note ("あなたのチームメイトが守っているバトルが攻撃されたなら、あなたのクリーチャーでも
+    ブロックに参加してよい"); any other block is 509.1g."""
+    if target in st.board.cards and st.is_battle(st.card(target)):
+        prot = st.card(target).props.get("protector")
+        return C + ("310.8c" if st.card(blocker).controller == prot else "summary.two-headed-giant")
+    return C + "509.1g"
 
 
 def _protects_attacked(st: State, p: str) -> bool:

@@ -87,8 +87,12 @@ def _leave_battlefield(st: State, cid: str, zone: str, clause: str) -> None:
     st.reset_object(c)
 
 
-def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str = C + "ruling.removed-from-combat") -> None:
-    """506.4: a permanent leaves combat; a battle that leaves it is no longer attacked by anything."""
+def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str = C + "506.4") -> None:
+    """506.4: a permanent leaves combat; a battle that leaves it is no longer attacked by anything.
+
+    Callers tag the event with the rule that removes it: a battle that stops being a battle or changes
+    controller while attacked (mtg:ruling.removed-from-combat), a creature in combat that becomes a battle
+    (mtg:summary.no-combat), otherwise 506.4 (a creature whose controller changes, a player who left)."""
     cb = st.combat
     if cb is None:
         return

@@ -175,12 +175,14 @@ def resolve_top(st: State, script: Script) -> None:
 
 
 def _resolve_siege(st: State, script: Script, item: StackItem) -> None:
-    """310.11b: exile it, then its controller may cast it transformed without paying its mana cost."""
+    """310.11b: "これを追放する。その後、これを...変身した状態で唱えてもよい" — "you" is the controller of the
+    triggered ability (the Siege's controller when it triggered, 603.3a), even if control of the Siege has
+    changed since (assumption mtg:A-siege-trigger-controller)."""
     b = st.card(item.card)
     st.trace.emit("resolved", C + "310.11b", card=b.id, ability="siege", player=item.controller)
     if b.zone != "battlefield":
         return
-    controller = b.controller
+    controller = item.controller  # "you": the ability's controller, fixed when it triggered (603.3a)
     sba._leave_battlefield(st, b.id, "exile", C + "310.11b")
     back = st.cards_def.get(b.name or "", {}).get("back")
     if not back:
@@ -209,28 +211,39 @@ def _deal_damage(st: State, item: StackItem, n: int) -> None:
 
 
 def _gain_control(st: State, item: StackItem, _: Any) -> None:
+    """Control changes (613.1b). A battle being attacked whose controller changes is removed from combat
+    (mtg:ruling.removed-from-combat: "if its controller changes in the middle of combat, it is removed from
+    combat"); so is an attacking or blocking creature (506.4)."""
     c = st.card(item.targets[0])
     if c.controller == item.controller:
         return
     board = st.board
+    attacked = st.combat is not None and c.id in st.combat.attackers.values()
     with st.trace.simultaneous():
         board.zones[(c.controller, "battlefield")].remove(c.id)
         c.controller = item.controller
         board.zones[(c.controller, "battlefield")].append(c.id)
         st.trace.emit("control_changed", C + "613.1b", card=c.id, player=c.controller)
-        if st.combat and (c.id in st.combat.attackers or c.id in st.combat.blockers
-                          or c.id in st.combat.attackers.values()):
-            sba.remove_from_combat(st, c.id, emit=True)
+        if st.combat and (c.id in st.combat.attackers or c.id in st.combat.blockers or attacked):
+            sba.remove_from_combat(st, c.id, emit=True,
+                                   clause=C + ("ruling.removed-from-combat" if attacked else "506.4"))
 
 
 def _become_copy(st: State, item: StackItem, _: Any) -> None:
+    """310.8g: a battle that becomes a copy of another battle keeps its protector; a nonbattle has none
+    (310.10 follows). A creature in combat that so becomes a battle is removed from combat (the seed:
+    "何らかの方法で攻撃やブロックをしているクリーチャーをバトルにした場合、それは戦闘から取り除かれる")."""
     target, original = (st.card(x) for x in item.targets)
-    was_protected = st.is_battle(target) and target.props.get("protector") is not None
+    was_battle = st.is_battle(target)
+    was_protected = was_battle and target.props.get("protector") is not None
     from ...core.board import normalize_abilities  # noqa: PLC0415
-    target.props["copy_of"] = original.name
-    target.abilities = normalize_abilities(st.face_def(target).get("abilities", []))
-    # 310.8g: a battle that becomes a copy keeps its protector; a nonbattle has none (310.10 follows)
-    st.trace.emit("became_copy", C + ("310.8g" if was_protected else "310.10"), card=target.id, of=original.id)
+    with st.trace.simultaneous():
+        target.props["copy_of"] = original.name
+        target.abilities = normalize_abilities(st.face_def(target).get("abilities", []))
+        st.trace.emit("became_copy", C + ("310.8g" if was_protected else "310.10"), card=target.id, of=original.id)
+        if (not was_battle and st.is_battle(target) and st.combat
+                and (target.id in st.combat.attackers or target.id in st.combat.blockers)):
+            sba.remove_from_combat(st, target.id, emit=True, clause=C + "summary.no-combat")
 
 
 def _become_battle(st: State, item: StackItem, _: Any) -> None:
@@ -257,7 +270,8 @@ def _become_artifact_creature(st: State, item: StackItem, pt: dict) -> None:
         c.props.setdefault("pt_effects", []).append(("set", (pt["power"], pt["toughness"])))
         st.trace.emit("types_changed", C + ("310.8g" if was_battle else "613.1d"), card=c.id, types=st.types(c))
         if was_battle and st.combat and c.id in st.combat.attackers.values():
-            sba.remove_from_combat(st, c.id, emit=True)
+            # "If a battle that's being attacked somehow stops being a battle, it is removed from combat."
+            sba.remove_from_combat(st, c.id, emit=True, clause=C + "ruling.removed-from-combat")
 
 
 def _add_defense(st: State, item: StackItem, n: int) -> None:
