@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 
 from oracle.core.errors import MissingDecision, ScriptError
-from oracle.games.ijinden.rules import run
+from oracle.core.script import Script
+from oracle.core.trace import Trace
+from oracle.games.ijinden.rules import Procedure, run
+from oracle.games.ijinden.state import build
 from oracle.model import CaseRequest
 
 CARDS = {
@@ -337,3 +340,74 @@ def test_arena_guardian_attacks_with_power_3000():
                                              {"bob": {"declare_blockers": {"g": ["i"]}}},
                                              {"bob": {"choose_attacker": "g"}}])
     assert events(r, "won_battle") == [{"card": "g", "power": 3000, "against": 2500}]
+
+
+
+# -- refusals of shape and names; attack+ ending; end_turn ------------------------------------------
+
+THREE = {"alice": {"declare_attackers": ["a", "b", "c"]}}
+
+
+def partial(alice: list, bob: list, script: list) -> list:
+    """Play until the script runs out (a missing decision, or the main phase's open point) and return
+    the trace entries."""
+    trace = Trace()
+    players = {"alice": {"battlefield": alice, "deck": 5}, "bob": {"battlefield": bob, "deck": 5}}
+    decisions = [{"player": p, "kind": k, "args": a}
+                 for d in script for p, body in d.items()
+                 for k, a in ([(body, None)] if isinstance(body, str) else body.items())]
+    req = CaseRequest(id="t", game="ijinden", ruleset="r", cards=CARDS,
+                      setup={"active": "alice", "players": players}, script=decisions)
+    state = build(req, trace)
+    try:
+        Procedure(state, Script(req.script, trace)).main_phase()
+    except MissingDecision:
+        pass
+    return trace.entries
+
+
+@pytest.mark.parametrize("script, reason", [
+    ([{"alice": {"declare_attackers": {"a": 1}}}], "malformed_decision"),
+    ([{"alice": {"declare_attackers": ["nobody"]}}], "unknown_object"),
+    ([ATTACK_A, {"bob": {"declare_blockers": {"a": [1]}}}], "malformed_decision"),
+    ([ATTACK_A, {"bob": {"declare_blockers": {"a": ["nobody"]}}}], "unknown_object"),
+    ([ATTACK_A, NO_BLOCK, {"bob": {"choose_attacker": "nobody"}}], "unknown_object"),
+    ([ATTACK_A, NO_BLOCK, {"bob": {"choose_attacker": ["a"]}}], "malformed_decision"),
+    ([THREE, {"bob": {"activate": ["t"]}}], "malformed_decision"),
+    ([THREE, {"bob": {"decline": ["t"]}}], "malformed_decision"),
+    ([THREE, {"bob": {"activate": {"card": "t", "target": "nobody"}}}], "unknown_object"),
+    ([THREE, {"bob": {"activate": {"card": "t", "target": "i"}}}], "illegal_target"),
+    ([THREE, {"bob": {"decline": "i"}}], "no_such_trigger"),
+])
+def test_refusals_name_their_reason_and_nothing_happens_after(script, reason):
+    alice = [card("a"), card("b"), card("c")]
+    bob = [card("t", abilities=["three_attackers_destroy"]), card("i")]
+    entries = partial(alice, bob, script)
+    assert entries[-1].kind == "rejected" and entries[-1].args["reason"] == reason
+    assert [e.kind for e in entries].count("rejected") == 1
+
+
+def test_order_triggers_must_be_a_list_naming_each_trigger_once():
+    alice = [card("a", abilities=[{"voyage_draw": 1}]), card("b", abilities=[{"voyage_draw": 1}])]
+    for order, reason in ((["a"], "wrong_order"), (["a", "a"], "wrong_order"), ({"a": 1}, "malformed_decision")):
+        entries = partial(alice, [], [{"alice": {"declare_attackers": ["a", "b"]}}, {"alice": {"order_triggers": order}}])
+        assert entries[-1].args["reason"] == reason
+
+
+def test_attack_plus_stops_when_the_card_is_no_longer_an_attacker():
+    """A2 on while an attacker (assumption ijinden:assume.plus-while-in-battle); 足利義満's 航海 goes with it."""
+    alice = [card("y", "yoshi"), card("a", abilities=[{"attack_plus": 1000}]), card("b", abilities=[{"attack_plus": 1000}]),
+             card("c")]
+    r = play(alice, [card("t", abilities=["three_attackers_destroy"])],
+             [THREE, {"alice": {"order_triggers": ["a", "b"]}}, {"bob": {"activate": {"card": "t", "target": "a"}}},
+              NO_BLOCK, {"bob": {"choose_attacker": "b"}}])
+    assert (r.final["cards"]["a"]["power"], r.final["cards"]["b"]["power"]) == (2000, 3000)
+    assert "voyage_draw" not in r.final["cards"]["a"]["abilities"]
+    assert "voyage_draw" in r.final["cards"]["b"]["abilities"]
+
+
+def test_end_turn_ends_the_case_and_no_decision_may_follow():
+    r = play([card("a")], [], [{"alice": "end_turn"}])
+    assert [e.kind for e in r.trace] == ["decided"] and r.final["players"]["alice"]["battle_declared"] is False
+    with pytest.raises(ScriptError, match="never used"):
+        play([card("a")], [], [{"alice": "end_turn"}, ATTACK_A])

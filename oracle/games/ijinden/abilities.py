@@ -112,14 +112,21 @@ def resolve(proc: "Procedure", t: Pending, clause: str) -> None:
 
 def _validate_use(proc: "Procedure", t: Pending, d: Decision) -> dict[str, Any]:
     if d.kind == "decline":
+        if not isinstance(d.args, str):
+            raise Refusal("malformed_decision", "decline takes the card id of the trigger's source")
         if d.args != t.card:
             raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
         return {}
+    if not isinstance(d.args, (dict, str)):
+        raise Refusal("malformed_decision", "activate takes {card, target?, cost?} or a card id")
     args = d.args if isinstance(d.args, dict) else {"card": d.args}
     if args.get("card") != t.card:
         raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
     state = proc.state
     target, cost = args.get("target"), args.get("cost")
+    for named in (target, cost):
+        if named is not None and (not isinstance(named, str) or named not in state.board.cards):
+            raise Refusal("unknown_object", repr(named))
     if t.ability in ("three_attackers_destroy", "netherworld_unattack", "netherworld_destroy", "block_unattack"):
         if target not in state.board.cards or not state.is_attacker(target):
             raise Refusal("illegal_target", "choose an attacker")
@@ -148,6 +155,8 @@ def _draw_discard(proc: "Procedure", t: Pending, choice: dict[str, Any], clause:
             return
 
         def pick(d: Decision) -> str:
+            if not isinstance(d.args, str):
+                raise Refusal("malformed_decision", "discard takes one card id")
             if d.args not in board.zone(t.player, "hand"):
                 raise Refusal("not_in_hand", f"{d.args!r} is not in {t.player}'s hand")
             return d.args

@@ -152,7 +152,7 @@ class Procedure:
         seen: set[str] = set()
         for attacker, bl in d.args.items():
             bl = [bl] if isinstance(bl, str) else bl
-            if not isinstance(bl, list):
+            if not isinstance(bl, list) or not all(isinstance(x, str) for x in bl):
                 raise Refusal("malformed_decision", "declare_blockers takes {attacker: [blockers]}")
             if attacker not in state.board.cards:
                 raise Refusal("unknown_object", attacker)
@@ -198,6 +198,8 @@ class Procedure:
     def _validate_choice(self, d: Decision) -> str:
         if not isinstance(d.args, str):
             raise Refusal("malformed_decision", "choose_attacker takes a card id")
+        if d.args not in self.state.board.cards:
+            raise Refusal("unknown_object", d.args)
         if not self.state.is_attacker(d.args):
             raise Refusal("not_an_attacker", d.args)
         return d.args
@@ -347,7 +349,9 @@ class Procedure:
             return mine
 
         def parse(d: Decision) -> list[ab.Pending]:
-            if not isinstance(d.args, list) or sorted(d.args) != sorted(t.card for t in mine):
+            if not isinstance(d.args, list) or not all(isinstance(c, str) for c in d.args):
+                raise Refusal("malformed_decision", "order_triggers takes a list of card ids")
+            if sorted(d.args) != sorted(t.card for t in mine):
                 raise Refusal("wrong_order", f"name each of {[t.card for t in mine]} once")
             left = list(mine)
             out = []
