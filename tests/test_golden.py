@@ -77,3 +77,23 @@ def test_cases_cite_clauses_they_assert(game):
     for lc in SUITE.cases:
         if lc.case.game == game:
             assert not set(lc.case.rules) & untestable, lc.case.id
+
+
+@pytest.fixture(scope="module")
+def asserted_by() -> dict[str, set[str]]:
+    """Clause -> the passing cases that assert it, over every case under every edition it lists."""
+    out: dict[str, set[str]] = {}
+    for lc, ruleset in RUNS:
+        result = run_case(ReferenceEngine(), lc, ruleset, "reference", keep_trace=False)
+        if result.status == "pass":
+            for clause in result.asserted:
+                out.setdefault(clause, set()).add(lc.case.id)
+    return out
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_every_testable_clause_is_asserted_by_two_passing_cases(game, asserted_by):
+    """Only asserted coverage counts (DESIGN.md); every scenario-testable clause has two witnesses."""
+    thin = {c.id: sorted(asserted_by.get(c.id, ())) for c in load_catalog(game).clauses
+            if c.testable and len(asserted_by.get(c.id, ())) < 2}
+    assert not thin, f"clauses asserted by fewer than two passing cases: {thin}"
