@@ -9,7 +9,7 @@ toy:5 a blocked attack: the card with less power goes to the graveyard; equal po
 
 from __future__ import annotations
 
-from oracle.core.board import Board, Card
+from oracle.core.board import Board, Card, build_board
 from oracle.core.game import run_procedure
 from oracle.core.script import GameOver, Refusal
 from oracle.core.vocabulary import CORE_EVENTS, CORE_REASONS, DecisionSpec, EventSpec, Vocabulary, specs
@@ -34,23 +34,7 @@ VOCABULARY = Vocabulary(
 
 
 def build(req, trace) -> Board:
-    setup = req.setup
-    board = Board(list(setup["players"]), setup["active"], ZONES, trace)
-    for pid, p in setup["players"].items():
-        for zone in ZONES:
-            content = p.get(zone)
-            if content is None:
-                continue
-            if isinstance(content, int):
-                board.fill_anonymous(pid, zone, content)
-                continue
-            for cs in content:
-                d = req.cards[cs["card"]]
-                owner = cs.get("owner", pid)
-                board.place(Card(id=cs["id"], name=cs["card"], owner=owner, controller=cs.get("controller", owner),
-                                 zone=zone, definition=d, tapped=cs.get("tapped", False),
-                                 power=cs.get("power", d.get("power"))))
-    return board
+    return build_board(req.setup, req.cards, ZONES, trace)
 
 
 def _own_untapped(board: Board, player: str, cid, not_yours: str, tapped: str) -> Card:

@@ -4,36 +4,23 @@ under test parts from the reference. Runs on the report toy game (tests/reports/
 from __future__ import annotations
 
 import io
-import sys
 from argparse import Namespace
-from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-HERE = Path(__file__).resolve().parent / "reports"
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+import report_toy  # tests/reports is on sys.path: see conftest.py
 
-import report_toy  # noqa: E402
-
-from oracle.explain import explain, main  # noqa: E402
+from oracle.explain import explain, main
 
 
 @pytest.fixture
-def toy(monkeypatch, tmp_path):
-    from oracle import loader, paths, registry
+def toy(rtoy, monkeypatch):
+    """The report toy game as the only registered game."""
+    from oracle import registry
 
-    root = tmp_path / "cases"
-    report_toy.write_toy(root)
-    monkeypatch.setitem(registry._GAMES, report_toy.GAME_NAME, "report_toy")
-    monkeypatch.setattr(paths, "cases_dir", lambda: root)
-    for f in (loader.load_catalog, loader.load_cards, registry.get):
-        f.cache_clear()
     monkeypatch.setattr(registry, "names", lambda: [report_toy.GAME_NAME])
     yield
-    for f in (loader.load_catalog, loader.load_cards, registry.get):
-        f.cache_clear()
 
 
 def _explain(case_id: str, **kw) -> tuple[int, str]:
