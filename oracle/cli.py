@@ -123,35 +123,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _usage(str(exc))
     except EngineStartError as exc:
         print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
-        partial = getattr(exc, "results", None)  # a restart failed mid-run: keep what was run
-        if partial is not None:
-            _write_json(Path(args.results), partial.model_dump(mode="json", exclude_none=True))
-            if args.report:
-                from .reports import render_report
-
-                render_report([partial], Path(args.report))
-            if args.junit:
-                from .harness.junit import write_junit
-
-                write_junit(partial, Path(args.junit))
-            print(f"tcg-oracle: partial results: {args.results}", file=sys.stderr)
+        _write_outputs(_aborted(exc, args.engine), args)
+        print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
         return _usage(str(exc.args[0] if exc.args else exc))
 
-    _write_json(Path(args.results), results.model_dump(mode="json", exclude_none=True))
-    if args.report:
-        from .reports import render_report
-
-        baseline = args.baseline if args.baseline and Path(args.baseline).is_file() else None
-        try:
-            render_report([results], Path(args.report), baseline=baseline)
-        except ValueError:  # an unreadable baseline: the gate below says why; the report still comes
-            render_report([results], Path(args.report))
-    if args.junit:
-        from .harness.junit import write_junit
-
-        write_junit(results, Path(args.junit))
+    _write_outputs(results, args)
     code = EXIT_OK
     if args.baseline or args.update_baseline:
         from .harness.baseline import gate
@@ -166,6 +144,37 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not args.quiet:
         _print_summary(results, args.results, args.report)
     return code
+
+
+def _aborted(exc: Exception, spec: str):
+    """The results of a run the engine stopped: those of the cases run before (a restart failed mid-run),
+    or none (it never started); marked partial, with the reason."""
+    from . import __version__
+    from .harness.runner import now
+    from .model import EngineInfo, Results
+
+    partial = getattr(exc, "results", None)
+    if partial is None:
+        partial = Results(engine=EngineInfo(name=spec), suite_version=__version__, started=now(), finished=now(),
+                          partial=True, summary=Results.count([]))
+    return partial.model_copy(update={"partial": True, "aborted": str(exc)})
+
+
+def _write_outputs(results, args: argparse.Namespace) -> None:
+    """results.json, the report and JUnit XML: written for every run, finished or not."""
+    _write_json(Path(args.results), results.model_dump(mode="json", exclude_none=True))
+    if args.report:
+        from .reports import render_report
+
+        baseline = args.baseline if args.baseline and Path(args.baseline).is_file() else None
+        try:
+            render_report([results], Path(args.report), baseline=baseline)
+        except ValueError:  # an unreadable baseline: the gate says why; the report still comes
+            render_report([results], Path(args.report))
+    if args.junit:
+        from .harness.junit import write_junit
+
+        write_junit(results, Path(args.junit))
 
 
 def _print_summary(results, results_path: str, report_path: str) -> None:

@@ -461,6 +461,7 @@ class Results(Frozen):
     started: str
     finished: str | None = None
     partial: bool = False
+    aborted: str | None = Field(default=None, description="Why the run stopped before its end (engine failure)")
     command: str | None = None
     cases: list[CaseResult] = Field(default_factory=list)
     summary: dict[str, int] = Field(default_factory=dict)

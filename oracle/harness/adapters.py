@@ -237,22 +237,55 @@ class SubprocessEngine:
 
 
 class PythonEngine:
-    """An in-process engine object from a factory, checked at the boundary like a JSON-lines engine."""
+    """An in-process engine object from a factory, checked at the boundary like a JSON-lines engine.
 
-    def __init__(self, inner: Any, name: str) -> None:
-        self.inner, self.name = inner, name
+    With a timeout each case runs on a worker thread. A thread cannot be killed: a case that hangs is an
+    ``error``, its thread is left behind (a daemon), and a fresh instance from the factory plays the next
+    case -- the in-process counterpart of restarting a ``cmd:`` engine.
+    """
+
+    def __init__(self, make: Any, name: str) -> None:
+        self.make, self.name = make, name
+        self.inner = make()
+        self.restarts = 0
 
     def hello(self) -> Hello:
         h = self.inner.hello()
         return h if isinstance(h, Hello) else Hello.model_validate(h)
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
-        reply = self.inner.run_case(request, timeout)
+        reply = self.inner.run_case(request, timeout) if timeout is None else self._run_bounded(request, timeout)
         if not isinstance(reply, CaseReply):
             reply = CaseReply.model_validate(reply)
         if reply.id != request.id:
             raise jsonl.ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
         return reply
+
+    def _run_bounded(self, request: CaseRequest, timeout: float) -> Any:
+        box: dict[str, Any] = {}
+        inner = self.inner
+
+        def work() -> None:
+            try:
+                box["reply"] = inner.run_case(request, timeout)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+                box["error"] = exc
+
+        worker = threading.Thread(target=work, name=f"tcg-oracle case {request.id}", daemon=True)
+        worker.start()
+        worker.join(timeout)
+        if worker.is_alive():
+            try:
+                self.inner = self.make()
+            except Exception as exc:  # noqa: BLE001 - a factory that fails now cannot restart the engine
+                raise EngineStartError(f"{self.name}: timeout on case {request.id}, and the factory failed to "
+                                       f"make a new instance: {type(exc).__name__}: {exc}") from None
+            self.restarts += 1
+            raise EngineError(f"timeout: no reply within {timeout:g} s (in process: the call is abandoned and a "
+                              f"new instance from the factory plays the next case)")
+        if "error" in box:
+            raise box["error"]
+        return box["reply"]
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)
@@ -274,14 +307,14 @@ def _python(target: str, spec: str) -> Engine:
     except AttributeError:
         raise EngineStartError(f"--engine {spec}: module {module!r} has no {factory!r}") from None
     try:
-        inner = make()
+        engine = PythonEngine(make, spec)
     except Exception as exc:  # noqa: BLE001 - any failure of the factory is a start failure
         raise EngineStartError(f"--engine {spec}: {factory}() raised {type(exc).__name__}: {exc}") from None
-    missing = [m for m in ("hello", "run_case") if not callable(getattr(inner, m, None))]
+    missing = [m for m in ("hello", "run_case") if not callable(getattr(engine.inner, m, None))]
     if missing:
-        raise EngineStartError(f"--engine {spec}: {factory}() returned {type(inner).__name__}, which lacks "
+        raise EngineStartError(f"--engine {spec}: {factory}() returned {type(engine.inner).__name__}, which lacks "
                                f"{', '.join(missing)} (see oracle.harness.engine.Engine)")
-    return PythonEngine(inner, spec)
+    return engine
 
 
 def _mutant(name: str, spec: str) -> Engine:

@@ -40,6 +40,13 @@ def test_py_engine(tmp_path):
     assert code == 0 and res["summary"]["pass"] == 16
 
 
+def test_py_engine_hang_costs_one_case_and_a_new_instance_plays_on(tmp_path):
+    code, res = run_cli(tmp_path, "--engine", "py:toy_py_engine:make_hanging", "--timeout", "0.5")
+    hung = by_id(res)["toy.bigger-blocker"]
+    assert code == 1 and hung["status"] == "error" and "timeout: no reply within 0.5 s" in hung["error"]
+    assert res["summary"] == {"pass": 15, "fail": 0, "error": 1, "skip": 0}
+
+
 def test_py_engine_that_cannot_import(tmp_path, capsys):
     code, _ = run_cli(tmp_path, "--engine", "py:no_such_module_here:make")
     assert code == 3 and "cannot import 'no_such_module_here'" in capsys.readouterr().err
@@ -107,13 +114,15 @@ def test_misreading_is_a_failure_with_divergence(tmp_path):
 ])
 def test_failed_handshake_exits_3(tmp_path, capsys, flags, says):
     code, res = run_cli(tmp_path, "--engine", toy_cmd(*flags))
-    assert code == 3 and res is None
-    assert says in capsys.readouterr().err
+    assert code == 3 and says in capsys.readouterr().err
+    assert res["partial"] is True and res["cases"] == [] and says in res["aborted"]
 
 
 def test_program_that_does_not_start_exits_3(tmp_path, capsys):
-    code, _ = run_cli(tmp_path, "--engine", "cmd:./no-such-engine --fast")
+    code, res = run_cli(tmp_path, "--engine", "cmd:./no-such-engine --fast")
     assert code == 3 and "no program './no-such-engine'" in capsys.readouterr().err
+    # the results file is written all the same: partial, no case run, and why
+    assert res["partial"] is True and res["cases"] == [] and "no program './no-such-engine'" in res["aborted"]
 
 
 def test_silent_engine_times_out_at_start():

@@ -18,3 +18,22 @@ class ToyPy:
 
 def make():
     return ToyPy()
+
+
+class HangsOnce(ToyPy):
+    """Hangs (for a long while) on ``toy.bigger-blocker`` the first time it is asked, as a buggy in-process
+    engine would; every other case, and any later instance, answers."""
+
+    hung = False
+
+    def run_case(self, request, timeout=None):
+        import time
+
+        if request.id == "toy.bigger-blocker" and not HangsOnce.hung:
+            HangsOnce.hung = True
+            time.sleep(30)
+        return super().run_case(request, timeout)
+
+
+def make_hanging():
+    return HangsOnce()
