@@ -128,9 +128,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
         return _usage(str(exc.args[0] if exc.args else exc))
+    except KeyboardInterrupt:  # before the first case (while the engine starts): nothing run, say so
+        _write_outputs(_aborted(KeyboardInterrupt("interrupted while the engine was starting"), args.engine), args)
+        print(f"tcg-oracle: interrupted; partial results: {args.results}", file=sys.stderr)
+        return EXIT_FAIL
 
     _write_outputs(results, args)
-    code = EXIT_OK
+    code = EXIT_FAIL if results.partial else EXIT_OK  # an interrupted run is never "as expected"
     if args.baseline or args.update_baseline:
         from .harness.baseline import gate
 

@@ -170,6 +170,7 @@ def test_ctrl_c_writes_partial_results(tmp_path):
         proc.kill()
     res = json.loads(out.read_text())
     assert res["partial"] is True and len(res["cases"]) == 5, err
+    assert proc.returncode == 1, "an interrupted run is never 'as expected'"
     assert report.exists() and "partial" in report.read_text()
 
 
