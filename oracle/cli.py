@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
 DEFAULT_RESULTS = "out/results.json"
@@ -115,8 +116,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         engine = make_engine(args.engine)
         command = "tcg-oracle " + " ".join(sys.argv[1:]) if sys.argv and "tcg-oracle" in sys.argv[0] else None
         try:
-            results = run_suite(engine, suite, ruleset=args.ruleset, k=args.k, games=games,
-                                timeout=args.timeout, shard=shard, command=command)
+            with _progress(len(suite.cases), quiet=args.quiet) as advance:
+                results = run_suite(engine, suite, ruleset=args.ruleset, k=args.k, games=games,
+                                    timeout=args.timeout, shard=shard, command=command, on_result=advance)
         finally:
             engine.close()
     except SelectError as exc:
@@ -148,6 +150,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not args.quiet:
         _print_summary(results, args.results, args.report)
     return code
+
+
+@contextmanager
+def _progress(total: int, *, quiet: bool) -> Iterator[Any]:
+    """A progress bar on a terminal (stderr); nothing when not on one, or with --quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("cases", total=total)
+        yield lambda result: bar.update(task, advance=1, description=f"{result.game}")
 
 
 def _aborted(exc: Exception, spec: str):
