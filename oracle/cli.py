@@ -111,6 +111,15 @@ def cmd_run(args: argparse.Namespace) -> int:
             shard = parse_shard(args.shard)
         except ValueError as exc:
             return _usage(str(exc))
+    if args.update_baseline and not args.baseline:
+        return _usage("--update-baseline needs --baseline FILE (where to write it)")
+    if args.baseline and not args.update_baseline:  # a broken baseline is said before the run, not after
+        from .baseline import BaselineError, load_baseline
+
+        try:
+            load_baseline(args.baseline)
+        except BaselineError as exc:
+            return _usage(str(exc))
     suite = load_suite(args.cases, games=games)
     try:
         engine = make_engine(args.engine)

@@ -113,7 +113,7 @@ def _clause_text(console: Console, catalog, clause: str | None, shown: set[str])
 
 def narrate(console: Console, case, result, catalog) -> None:
     """The reference trace moment by moment; consecutive moments of one clause form a step."""
-    from .harness.compare import moments
+    from .core.moments import moments
     from .reports.traces import align
 
     case_dict = result.case or case.model_dump(mode="json", exclude_none=True)
@@ -154,7 +154,7 @@ def _moment_key(m) -> list[tuple[str, str]]:
 def parting(console: Console, ref, res, catalog, engine: str) -> None:
     """Where the engine's trace first differs from the reference trace (compared as moments), and
     whether the case asserts that moment."""
-    from .harness.compare import moments
+    from .core.moments import moments
     from .reports.traces import align
 
     a, b = moments(ref.trace or []), moments(res.trace or [])

@@ -1,123 +1,48 @@
-"""Baselines for the regressions view: case id -> expected status, for every engine or per engine.
+"""The regressions view: per engine column, the cases that regressed, newly pass, changed, or are in the
+baseline but were not run. The file and the classification are :mod:`oracle.baseline`'s (the CI gate's),
+so the report and the exit code agree.
 
-Tolerant of the shapes a baseline may take (YAML or JSON):
-
-- ``{case_id: status}`` (one engine, or every engine);
-- ``{engine: {case_id: status}}`` or ``{case_id: {engine: status}}``;
-- ``{case_id: {status: s}}``, a list of ``{id, status, engine?}``;
-- any of these under a top-level ``cases``, ``expected``, ``statuses``, ``engines`` or ``baseline`` key
-  (``schema_version`` and other metadata are ignored).
+A baseline applies to the engine it names; when it names none, or an engine this report does not show,
+it applies to every engine shown (and the view says so).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Sequence
 
-import yaml
+from oracle.baseline import Baseline, BaselineError, classify, load_baseline
 
-from oracle.model import STATUSES
+from .runs import EngineRun
 
-ANY_ENGINE = "*"
-_WRAPPERS = ("cases", "expected", "statuses", "engines", "baseline", "expectations")
-BAD = ("fail", "error")
-try:  # the gate's order of statuses, so that the report and the exit code agree
-    from oracle.harness.baseline import RANK
-except ImportError:  # pragma: no cover
-    RANK = {"pass": 3, "skip": 2, "fail": 1, "error": 0}
+__all__ = ["Baseline", "BaselineError", "Change", "Diff", "diff", "resolve"]
 
 
-class BaselineError(ValueError):
-    pass
-
-
-Baseline = dict[str, dict[str, str]]
-"""engine (or ``*``) -> case id -> expected status."""
-
-
-def load_baseline(source: Any, engines: Iterable[str] = ()) -> Baseline:
-    """Read a baseline from a path (YAML or JSON) or take an already-loaded mapping."""
-    data = source
+def resolve(source: str | Path | Baseline) -> Baseline:
+    """A baseline given as a path (read strictly) or already loaded."""
+    if isinstance(source, Baseline):
+        return source
     if isinstance(source, (str, Path)):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise BaselineError(f"baseline {path}: cannot read: {exc}") from None
-        try:
-            data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-        except (ValueError, yaml.YAMLError) as exc:
-            raise BaselineError(f"baseline {path}: not valid YAML/JSON: {exc}") from None
-    return normalize(data, set(engines))
+        return load_baseline(source)
+    raise TypeError(f"a baseline is a path or an oracle.baseline.Baseline, not {type(source).__name__}")
 
 
-def _status(v: Any) -> str | None:
-    if isinstance(v, str) and v.lower() in STATUSES:
-        return v.lower()
-    if isinstance(v, Mapping):
-        return _status(v.get("status") or v.get("expected"))
-    return None
-
-
-def normalize(data: Any, engines: set[str] = frozenset()) -> Baseline:  # type: ignore[assignment]
-    out: Baseline = {}
-    if data is None:
-        return out
-    if isinstance(data, list):
-        for item in data:
-            if isinstance(item, Mapping) and "id" in item and _status(item):
-                out.setdefault(str(item.get("engine") or ANY_ENGINE), {})[str(item["id"])] = _status(item)  # type: ignore[index]
-        return out
-    if not isinstance(data, Mapping):
-        raise BaselineError(f"a baseline is a mapping of case id to status, got {type(data).__name__}")
-    for key in _WRAPPERS:
-        if isinstance(data.get(key), (Mapping, list)):
-            inner = normalize(data[key], engines)
-            if key != "engines" and isinstance(data.get("engine"), (str, Mapping)) and ANY_ENGINE in inner:
-                name = data["engine"] if isinstance(data["engine"], str) else data["engine"].get("name")
-                inner = {str(name): inner.pop(ANY_ENGINE), **inner}
-            return inner
-    for k, v in data.items():
-        if k in ("schema_version", "engine", "suite_version", "created", "command", "ruleset"):
-            continue
-        status = _status(v)
-        if status:
-            out.setdefault(ANY_ENGINE, {})[str(k)] = status
-        elif isinstance(v, Mapping):
-            inner = {str(ik): st for ik, iv in v.items() if (st := _status(iv))}
-            keys = set(inner)
-            # engine -> {case: status} or case -> {engine: status}: known engine names decide; else
-            # dotted inner keys look like case ids (ijinden.qa.x), plain ones like engine names.
-            engine_first = str(k) in engines or (not keys & engines and any("." in i for i in keys))
-            if engine_first:
-                out.setdefault(str(k), {}).update(inner)
-            else:
-                for engine, st in inner.items():
-                    out.setdefault(engine, {})[str(k)] = st
-    return out
-
-
-def expected_status(baseline: Baseline, engine: str, case_id: str) -> str | None:
-    per = baseline.get(engine)
-    if per is not None and case_id in per:
-        return per[case_id]
-    return baseline.get(ANY_ENGINE, {}).get(case_id)
-
-
-@dataclass
+@dataclass(frozen=True)
 class Change:
-    engine: str
+    engine: str  # the run's column key
     id: str
     game: str
     title: str
     was: str | None
-    now: str | None
+    now: str | None  # None: not run
 
 
 @dataclass
 class Diff:
+    baseline: Baseline
+    applies_to: list[str]  # the run keys the baseline is compared with
+    note: str              # which engines it applies to, and why
     regressions: list[Change] = field(default_factory=list)
     fixed: list[Change] = field(default_factory=list)
     changed: list[Change] = field(default_factory=list)
@@ -127,27 +52,36 @@ class Diff:
     def empty(self) -> bool:
         return not (self.regressions or self.fixed or self.changed or self.missing)
 
+    def expected(self, engine: str, case_id: str) -> str | None:
+        """The baseline's status of a case in the column ``engine`` (None where it does not apply)."""
+        return self.baseline.cases.get(case_id) if engine in self.applies_to else None
 
-def diff(baseline: Baseline, engines: Mapping[str, Mapping[str, Any]]) -> Diff:
-    """Compare statuses (engine -> case id -> CaseResult) with the baseline, as the gate does
-    (:mod:`oracle.harness.baseline`): a regression is a status worse than the baseline's
-    (pass > skip > fail > error), or a case the baseline does not list that fails or errs."""
-    if len(baseline) == 1 and not set(baseline) & {*engines, ANY_ENGINE}:
-        # a baseline recorded under another engine name: it is the expectation of whatever ran
-        baseline = {ANY_ENGINE: next(iter(baseline.values()))}
-    out = Diff()
-    for engine, cases in engines.items():
-        for cid, res in cases.items():
-            was = expected_status(baseline, engine, cid)
-            now = res.status
-            ch = Change(engine, cid, res.game, res.title or "", was, now)
-            if (was is None and now in BAD) or (was is not None and RANK[now] < RANK[was]):
-                out.regressions.append(ch)
-            elif was is not None and now == "pass" and was != "pass":
-                out.fixed.append(ch)
-            elif was is not None and was != now:
-                out.changed.append(ch)
-        listed = set(baseline.get(engine, {})) | set(baseline.get(ANY_ENGINE, {}))
-        for cid in sorted(listed - set(cases)):
-            out.missing.append(Change(engine, cid, "", "", expected_status(baseline, engine, cid), None))
+
+def _scope(baseline: Baseline, runs: Sequence[EngineRun]) -> tuple[list[str], str]:
+    named = [r.key for r in runs if r.name == baseline.engine]
+    if baseline.engine is None:
+        return [r.key for r in runs], "The baseline names no engine: it is applied to every engine shown."
+    if not named:
+        return [r.key for r in runs], (f"The baseline was recorded for engine {baseline.engine}, which this "
+                                       f"report does not show: it is applied to every engine shown.")
+    return named, f"The baseline was recorded for engine {baseline.engine} and is applied to it only."
+
+
+def _change(run: EngineRun, cid: str, was: str | None, now: str | None) -> Change:
+    c = run.cases.get(cid)
+    return Change(run.key, cid, c.game if c else "", (c.title or "") if c else "", was, now)
+
+
+def diff(baseline: Baseline, runs: Sequence[EngineRun]) -> Diff:
+    """Each run the baseline applies to, classified by :func:`oracle.baseline.classify`."""
+    keys, note = _scope(baseline, runs)
+    out = Diff(baseline, keys, note)
+    for run in runs:
+        if run.key not in keys:
+            continue
+        cmp = classify({cid: c.status for cid, c in run.cases.items()}, baseline)
+        out.regressions += [_change(run, *ch) for ch in cmp.regressions]
+        out.fixed += [_change(run, *ch) for ch in cmp.newly_passing]
+        out.changed += [_change(run, *ch) for ch in cmp.other_changes]
+        out.missing += [_change(run, cid, baseline.cases[cid], None) for cid in sorted(cmp.not_run)]
     return out

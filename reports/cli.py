@@ -32,7 +32,7 @@ def load_results(path: Path):
 
 
 def main(args: argparse.Namespace) -> int:
-    from .baseline import BaselineError
+    from oracle.baseline import BaselineError
     from .render import render_report
 
     try:

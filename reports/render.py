@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from oracle import __version__
+from oracle.baseline import Baseline
 from oracle.model import STATUSES, Catalog, Results
 
 from . import baseline as baseline_mod
@@ -140,7 +141,7 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
     return out
 
 
-def build(results: list[Results], baseline: Any = None,
+def build(results: list[Results], baseline: str | Path | Baseline | None = None,
           catalogs: Mapping[str, Catalog] | None = None) -> dict[str, Any]:
     """Everything the template needs."""
     runs = split_runs(results)
@@ -151,14 +152,8 @@ def build(results: list[Results], baseline: Any = None,
                 games.append(c.game)
     cats = load_catalogs(games, catalogs)
     pools = _pools(games)
-    base = None
-    diff = None
-    if baseline is not None:
-        base = baseline_mod.load_baseline(baseline, [r.key for r in runs])
-        diff = baseline_mod.diff(base, {r.key: r.cases for r in runs})
-        if len(base) == 1 and not set(base) & {*(r.key for r in runs), baseline_mod.ANY_ENGINE}:
-            base = {baseline_mod.ANY_ENGINE: next(iter(base.values()))}
-    regressed = {(ch.engine, ch.id) for ch in diff.regressions} if diff else set()
+    diff = baseline_mod.diff(baseline_mod.resolve(baseline), runs) if baseline is not None else None
+    regressed = {(ch.engine, ch.id) for ch in diff.regressions} if diff is not None else set()
 
     ids: list[str] = []
     seen: set[str] = set()
@@ -192,7 +187,7 @@ def build(results: list[Results], baseline: Any = None,
         traces.next_case()
         item["runs"] = [
             _run_view(r.cases[cid], traces, (r.key, cid) in regressed,
-                      baseline_mod.expected_status(base, r.key, cid) if base is not None else None, expected)
+                      diff.expected(r.key, cid) if diff is not None else None, expected)
             if cid in r.cases else None
             for r in runs
         ]
@@ -217,7 +212,7 @@ def build(results: list[Results], baseline: Any = None,
         "traces": traces.items,
         "names": traces.names,
         "clauses": clause_text,
-        "baseline": base is not None,
+        "baseline": diff is not None,
     }
     return {
         "nonce": secrets.token_urlsafe(16),
@@ -229,7 +224,7 @@ def build(results: list[Results], baseline: Any = None,
         "summary": summary(runs, games),
         "coverage": coverage,
         "diff": diff,
-        "has_baseline": base is not None,
+        "has_baseline": diff is not None,
         "n_cases": len(ids),
         "n_results": sum(len(r.cases) for r in runs),
         "blob": blob,
@@ -238,16 +233,17 @@ def build(results: list[Results], baseline: Any = None,
     }
 
 
-def render_html(results: list[Results], baseline: Any = None,
+def render_html(results: list[Results], baseline: str | Path | Baseline | None = None,
                 catalogs: Mapping[str, Catalog] | None = None) -> str:
     return _env().get_template("report.html.j2").render(**build(results, baseline, catalogs))
 
 
-def render_report(results: list[Results], out: Path, baseline: Any = None,
+def render_report(results: list[Results], out: Path, baseline: str | Path | Baseline | None = None,
                   catalogs: Mapping[str, Catalog] | None = None) -> Path:
     """Write the report for one or more :class:`~oracle.model.Results` (each one engine run, or a
-    merged file of several); ``baseline`` (a path or a mapping of case id -> status) adds the
-    regressions view; ``catalogs`` overrides the games' clause catalogs (tests)."""
+    merged file of several); ``baseline`` (a path to a baseline file, or an
+    :class:`oracle.baseline.Baseline`) adds the regressions view; ``catalogs`` overrides the games'
+    clause catalogs (tests)."""
     out = Path(out)
     html = render_html(list(results), baseline, catalogs)
     out.parent.mkdir(parents=True, exist_ok=True)

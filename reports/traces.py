@@ -1,7 +1,7 @@
 """Expected and actual traces side by side: which actual moment each expected moment matched, and
 where the first divergence is.
 
-Matching is the harness's own (:mod:`oracle.harness.compare`): an expected moment matches an actual
+Matching is the comparison's own (:mod:`oracle.core.moments`): an expected moment matches an actual
 moment holding the same events as sets, compared on the fields written, in order (a subsequence, or
 the whole trace with ``exact``).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Iterable, Mapping
 
-from oracle.harness.compare import moment_matches, moments
+from oracle.core.moments import moment_matches, moments
 from oracle.model import TraceEntry
 
 
@@ -124,7 +124,7 @@ def align(case: Mapping[str, Any] | None, trace: Iterable[Any] | None,
 
 def _nearest(exp: list[tuple[str, dict[str, Any]]], actual: list[list[TraceEntry]], start: int) -> int:
     """The actual moment after ``start`` that shares the most with the expected one (as compare does)."""
-    from oracle.harness.compare import event_matches
+    from oracle.core.moments import event_matches
 
     best, score = -1, 0.0
     for j in range(start, len(actual)):

@@ -1,111 +1,35 @@
-"""``--baseline FILE``: the expected status of each case for one engine (like WPT expectation files).
+"""``--baseline FILE`` in CI: exit 1 only on a regression; ``--update-baseline`` writes the file.
 
-File (YAML, or JSON when the name ends in ``.json``)::
-
-    schema_version: 1
-    engine: my-engine          # the engine the statuses were recorded for
-    cases:                     # case id -> expected status (pass | fail | error | skip)
-      ijinden.qa.yoshimitsu-attack-plus: pass
-      ijinden.d2.double-loss: fail
-
-A *regression* is a case whose status is worse than its baseline (pass > skip > fail > error), or a case
-missing from the baseline that fails or errs. Only regressions exit 1. Newly passing cases are listed
-(record them with ``--update-baseline``). Cases of the baseline that this run did not run (another shard,
-``-k``) are not regressions.
+The file format, its loader and the classification of statuses live in :mod:`oracle.baseline` (shared
+with the report's regressions view); this module prints the comparison and chooses the exit code.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..model import SCHEMA_VERSION, STATUSES, Results
+from ..baseline import (RANK, Baseline, BaselineError, Classification, classify, dump_baseline,
+                        load_baseline, run_statuses)
+from ..model import Results
 
-RANK = {"pass": 3, "skip": 2, "fail": 1, "error": 0}
+__all__ = ["RANK", "Baseline", "BaselineError", "Classification", "compare_baseline", "dump_baseline",
+           "gate", "load_baseline", "report"]
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
-class BaselineError(ValueError):
-    pass
+def compare_baseline(results: Results, baseline: Baseline) -> Classification:
+    """The statuses of a run against the baseline."""
+    return classify(run_statuses(results), baseline)
 
 
-@dataclass(frozen=True)
-class Baseline:
-    engine: str | None
-    cases: dict[str, str]
-
-
-@dataclass
-class Comparison:
-    regressions: list[tuple[str, str | None, str]] = field(default_factory=list)  # (id, was, now)
-    newly_passing: list[tuple[str, str]] = field(default_factory=list)            # (id, was)
-    other_changes: list[tuple[str, str, str]] = field(default_factory=list)       # improvements short of pass
-    not_run: list[str] = field(default_factory=list)
-
-
-def load_baseline(path: Path) -> Baseline:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BaselineError(f"baseline {path} does not exist; write it with --update-baseline") from None
-    if path.suffix == ".json":
-        data = json.loads(text)
-    else:
-        import yaml  # noqa: PLC0415
-
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    if not isinstance(data, dict) or not isinstance(data.get("cases"), dict):
-        raise BaselineError(f"baseline {path}: expected a mapping with schema_version, engine and "
-                            f"cases: {{case id: status}}")
-    if data.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
-        raise BaselineError(f"baseline {path}: schema_version {data.get('schema_version')} is not {SCHEMA_VERSION}")
-    bad = {k: v for k, v in data["cases"].items() if v not in STATUSES}
-    if bad:
-        k, v = next(iter(bad.items()))
-        raise BaselineError(f"baseline {path}: case {k}: status {v!r} is not one of {', '.join(STATUSES)}")
-    return Baseline(engine=data.get("engine"), cases={str(k): v for k, v in data["cases"].items()})
-
-
-def dump_baseline(results: Results, path: Path) -> None:
-    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name,
-                            "cases": {c.id: c.status for c in results.cases}}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".json":
-        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    else:
-        import yaml  # noqa: PLC0415
-
-        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-
-
-def compare_baseline(results: Results, baseline: Baseline) -> Comparison:
-    out = Comparison()
-    seen = set()
-    for c in results.cases:
-        seen.add(c.id)
-        was = baseline.cases.get(c.id)
-        now = c.status
-        if was is None:
-            if now in ("fail", "error"):
-                out.regressions.append((c.id, None, now))
-        elif RANK[now] < RANK[was]:
-            out.regressions.append((c.id, was, now))
-        elif now == "pass" and was != "pass":
-            out.newly_passing.append((c.id, was))
-        elif now != was:
-            out.other_changes.append((c.id, was, now))
-    out.not_run = [cid for cid in baseline.cases if cid not in seen]
-    return out
-
-
-def report(cmp: Comparison, stream: TextIO) -> None:
+def report(cmp: Classification, stream: TextIO) -> None:
     for cid, was, now in cmp.regressions:
         print(f"REGRESSION {cid}: {now}" + (f" (baseline: {was})" if was else " (new case, not in the baseline)"),
               file=stream)
-    for cid, was in cmp.newly_passing:
+    for cid, was, _ in cmp.newly_passing:
         print(f"newly passing {cid} (baseline: {was}); record it with --update-baseline", file=stream)
     for cid, was, now in cmp.other_changes:
         print(f"changed {cid}: {was} -> {now}", file=stream)
@@ -122,12 +46,16 @@ def gate(results: Results, baseline_path: str | Path | None, *, update: bool = F
         return EXIT_USAGE
     path = Path(baseline_path)
     if update:
-        dump_baseline(results, path)
-        print(f"baseline written: {path} ({len(results.cases)} case(s))", file=stream)
+        try:
+            dump_baseline(results, path)
+        except OSError as exc:
+            print(f"tcg-oracle: cannot write baseline {path}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"baseline written: {path} ({len(run_statuses(results))} case(s))", file=stream)
         return EXIT_OK
     try:
         baseline = load_baseline(path)
-    except (BaselineError, ValueError) as exc:
+    except BaselineError as exc:
         print(f"tcg-oracle: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if baseline.engine and baseline.engine != results.engine.name:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from ..core.moments import event_matches, moment_matches, moments, same
 from ..loader import resolve_primary
 from ..model import Case, CaseReply, Divergence, TraceEntry
 
@@ -26,54 +27,6 @@ class Verdict:
     divergence: Divergence | None = None
     asserted: list[str] = field(default_factory=list)
     executed: list[str] = field(default_factory=list)
-
-
-def moments(trace: Iterable[TraceEntry]) -> list[list[TraceEntry]]:
-    """Group trace entries by moment, in order."""
-    out: list[list[TraceEntry]] = []
-    last = None
-    for e in trace:
-        if out and e.moment == last:
-            out[-1].append(e)
-        else:
-            out.append([e])
-            last = e.moment
-    return out
-
-
-def _same(expected: Any, actual: Any) -> bool:
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        return all(k in actual and _same(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and sorted(map(repr, expected)) == sorted(map(repr, actual))
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return expected is actual
-    return expected == actual
-
-
-def event_matches(kind: str, fields: dict[str, Any], entry: TraceEntry) -> bool:
-    return entry.kind == kind and all(k in entry.args and _same(v, entry.args[k]) for k, v in fields.items())
-
-
-def moment_matches(expected: list[tuple[str, dict[str, Any]]], actual: list[TraceEntry]) -> bool:
-    """Same events as sets: a one-to-one pairing, each pair matching on the fields written."""
-    if len(expected) != len(actual):
-        return False
-    used = [False] * len(actual)
-
-    def assign(i: int) -> bool:
-        if i == len(expected):
-            return True
-        kind, fields = expected[i]
-        for j, entry in enumerate(actual):
-            if not used[j] and event_matches(kind, fields, entry):
-                used[j] = True
-                if assign(i + 1):
-                    return True
-                used[j] = False
-        return False
-
-    return assign(0)
 
 
 def _show(entries: list[TraceEntry]) -> list[dict[str, Any]]:
@@ -236,7 +189,7 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
             return Divergence(what="final", expected={"cards": {cid: fields}}, actual=None,
                               context=_context(trace, None), message=f"final state has no card {cid!r}")
         for f, want in (fields or {}).items():
-            if not _same(want, have.get(f)):
+            if not same(want, have.get(f)):
                 return Divergence(what="final", expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
                                   message=f"final cards.{cid}.{f} is {have.get(f)!r}, expected {want!r}")
@@ -247,7 +200,7 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
 def _same_zone(want: Any, got: Any) -> bool:
     if isinstance(want, list) and isinstance(got, list):
         return sorted(map(str, want)) == sorted(map(str, got))
-    return _same(want, got)
+    return same(want, got)
 
 
 def _mentions(entry: TraceEntry, cid: str) -> bool:

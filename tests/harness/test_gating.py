@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -57,7 +59,7 @@ def test_new_failing_case_and_error_are_regressions(tmp_path):
     cmp = compare_baseline(results, base)
     assert ("toy.more.win-1", None, "fail") in cmp.regressions      # new case that fails
     assert ("toy.more.win-2", "fail", "error") in cmp.regressions   # fail -> error is worse
-    assert len(cmp.regressions) == 2 and cmp.not_run == []
+    assert len(cmp.regressions) == 2 and cmp.not_run == ()
 
 
 def load_baseline_from(cases, tmp_path):
@@ -72,7 +74,26 @@ def test_baseline_errors_are_usage_errors(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text("schema_version: 1\ncases: {toy.end-turn: passed}\n")
     code, _ = run_cli(tmp_path, "--baseline", str(bad))
-    assert code == 2 and "'passed' is not one of" in capsys.readouterr().err
+    assert code == 2 and "bad.yaml:2: case toy.end-turn: status 'passed' is not one of" in capsys.readouterr().err
+
+
+def test_baseline_with_a_yaml_syntax_error_is_a_usage_error_naming_file_and_line(tmp_path):
+    """The real command line, in a subprocess: a clear message and exit 2, not a traceback."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("schema_version: 1\nengine: reference\ncases:\n  toy.a: pass\n  toy.b: [pass\n")
+    empty = tmp_path / "no-cases"  # no case to run: the run itself is fine, only the baseline is not
+    empty.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "oracle", "run", "--cases", str(empty), "--results",
+                           str(tmp_path / "r.json"), "--report", "", "--quiet", "--baseline", str(bad)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert f"{bad}:6: YAML syntax error: did not find expected ',' or ']'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    # the same run with a well-formed baseline exits 0
+    bad.write_text("schema_version: 1\nengine: reference\ncases:\n  toy.a: pass\n")
+    proc = subprocess.run(proc.args, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 baseline case(s) not run" in proc.stdout
 
 
 def test_junit(tmp_path):

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from oracle.baseline import Baseline
 from oracle.reports import render_report
 from oracle.reports.browser import INSTALL_HINT, dump_dom, find_chromium
 
@@ -30,7 +31,8 @@ def _rows(dom: str) -> list[str]:
 
 
 def test_filters_and_case_details_in_chromium(chromium, toy_results, tmp_path):
-    report = render_report(toy_results, tmp_path / "report.html", baseline={"rtoy.win.unblocked": "pass"})
+    report = render_report(toy_results, tmp_path / "report.html",
+                           baseline=Baseline(None, {"rtoy.win.unblocked": "pass"}))
 
     everything = dump_dom(report)
     assert 'data-ready="' in everything, "the inline script ran to its end"

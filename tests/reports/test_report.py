@@ -11,7 +11,9 @@ import pytest
 
 from oracle.reports import bench_render, render_report
 from oracle.reports import render as render_mod
-from oracle.reports.baseline import ANY_ENGINE, diff, load_baseline, normalize
+from oracle.baseline import Baseline, BaselineError, load_baseline
+from oracle.reports.baseline import diff
+from oracle.reports.runs import split_runs
 
 XSS = "<script>alert(1)</script>"
 
@@ -41,7 +43,8 @@ def _blob(html: str) -> dict:
 
 
 def test_script_tags_in_title_and_card_name_are_escaped(toy_results, tmp_path):
-    out = render_report(toy_results, tmp_path / "r.html", baseline={"rtoy.fight.tie": "pass"})
+    out = render_report(toy_results, tmp_path / "r.html",
+                        baseline=Baseline(None, {"rtoy.fight.tie": "pass"}))
     html = out.read_text(encoding="utf-8")
     assert XSS not in html
     assert "<script>alert" not in html.lower()
@@ -141,34 +144,84 @@ def test_identical_traces_are_stored_once(toy_results):
     assert case["runs"][0]["tr"] == case["runs"][1]["tr"]
 
 
-@pytest.mark.parametrize("raw, engines, expected", [
-    ({"a": "pass", "b": "FAIL"}, [], {ANY_ENGINE: {"a": "pass", "b": "fail"}}),
-    ({"schema_version": 1, "engine": "ref", "cases": {"a": "pass"}}, ["ref"], {"ref": {"a": "pass"}}),
-    ({"ref": {"x.a": "pass"}, "eng": {"x.a": "fail"}}, [], {"ref": {"x.a": "pass"}, "eng": {"x.a": "fail"}}),
-    ({"x.a": {"ref": "pass", "eng": "error"}}, ["ref", "eng"], {"ref": {"x.a": "pass"}, "eng": {"x.a": "error"}}),
-    ({"x.a": {"status": "skip"}}, [], {ANY_ENGINE: {"x.a": "skip"}}),
-    ([{"id": "x.a", "status": "pass", "engine": "ref"}, {"id": "x.b", "status": "fail"}], [],
-     {"ref": {"x.a": "pass"}, ANY_ENGINE: {"x.b": "fail"}}),
-])
-def test_baseline_shapes(raw, engines, expected):
-    assert normalize(raw, set(engines)) == expected
-
-
-def test_baseline_files_and_regressions(toy_results, tmp_path):
+def test_baseline_file_and_regressions_of_the_engine_it_names(toy_results, tmp_path):
     path = tmp_path / "baseline.yaml"
     path.write_text("schema_version: 1\nengine: one-at-a-time\ncases:\n  rtoy.fight.tie: pass\n"
                     "  rtoy.xss.title: fail\n  rtoy.win.unblocked: fail\n  rtoy.gone: pass\n", encoding="utf-8")
-    base = load_baseline(path, ["reference", "one-at-a-time"])
-    runs = {"one-at-a-time": {c.id: c for c in toy_results[1].cases}}
-    d = diff(base, runs)
-    assert [c.id for c in d.regressions] == ["rtoy.fight.tie"]
-    assert [c.id for c in d.fixed] == ["rtoy.win.unblocked"]
-    assert [c.id for c in d.missing] == ["rtoy.gone"]
+    base = load_baseline(path)
+    assert base == Baseline("one-at-a-time", {"rtoy.fight.tie": "pass", "rtoy.xss.title": "fail",
+                                              "rtoy.win.unblocked": "fail", "rtoy.gone": "pass"})
+    d = diff(base, split_runs(toy_results))
+    # only the column of the named engine: the reference passes everything, but is not compared
+    assert d.applies_to == ["one-at-a-time"] and "applied to it only" in d.note
+    assert [(c.engine, c.id, c.was, c.now) for c in d.regressions] == [
+        ("one-at-a-time", "rtoy.fight.tie", "pass", "fail")]
+    assert [(c.id, c.was) for c in d.fixed] == [("rtoy.win.unblocked", "fail")]
+    assert [(c.id, c.was, c.now) for c in d.missing] == [("rtoy.gone", "pass", None)]
+    assert d.expected("one-at-a-time", "rtoy.gone") == "pass" and d.expected("reference", "rtoy.gone") is None
     html = render_report(toy_results, tmp_path / "r.html", baseline=path).read_text(encoding="utf-8")
     assert 'id="regressions"' in html and "Newly passing" in html
-    (tmp_path / "bad.yaml").write_text("[1, 2", encoding="utf-8")
-    with pytest.raises(ValueError, match="not valid YAML"):
-        load_baseline(tmp_path / "bad.yaml")
+    assert "recorded for engine one-at-a-time and is applied to it only" in html
+    runs = {c["id"]: c["runs"] for c in _blob(html)["cases"]}
+    assert runs["rtoy.fight.tie"][1] == {**runs["rtoy.fight.tie"][1], "was": "pass", "reg": True}
+    assert "was" not in runs["rtoy.fight.tie"][0] and "reg" not in runs["rtoy.fight.tie"][0]
+
+
+@pytest.mark.parametrize("engine, note", [
+    (None, "names no engine: it is applied to every engine shown"),
+    ("someone-else", "recorded for engine someone-else, which this report does not show: it is applied to every"),
+])
+def test_baseline_without_a_shown_engine_applies_to_every_engine(toy_results, tmp_path, engine, note):
+    base = Baseline(engine, {"rtoy.fight.tie": "pass", "rtoy.win.unblocked": "skip"})
+    d = diff(base, split_runs(toy_results))
+    assert d.applies_to == ["reference", "one-at-a-time"] and note in d.note
+    assert [(c.engine, c.id) for c in d.regressions] == [("one-at-a-time", "rtoy.fight.tie"),
+                                                         ("one-at-a-time", "rtoy.xss.title")]  # not in it, fails
+    assert [(c.engine, c.id) for c in d.fixed] == [("reference", "rtoy.win.unblocked"),
+                                                   ("one-at-a-time", "rtoy.win.unblocked")]
+    html = render_report(toy_results, tmp_path / "r.html", baseline=base).read_text(encoding="utf-8")
+    assert note in html
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("syntax.yaml", "schema_version: 1\ncases:\n  rtoy.a: pass\n  rtoy.b: [pass\n",
+     r"syntax\.yaml:5: YAML syntax error: did not find expected ',' or ']'"),
+    ("syntax.json", '{"schema_version": 1,\n "cases": {"rtoy.a": "pass",}}',
+     r"syntax\.json:2: JSON syntax error"),
+    ("status.yaml", "schema_version: 1\ncases:\n  rtoy.a: pass\n  rtoy.b: passed\n",
+     r"status\.yaml:4: case rtoy\.b: status 'passed' is not one of pass, fail, error, skip"),
+    ("status.json", '{"schema_version": 1, "cases": {"rtoy.b": "PASS"}}', r"status\.json: case rtoy\.b: status 'PASS'"),
+    ("twice.yaml", "schema_version: 1\ncases:\n  rtoy.a: pass\n  rtoy.a: fail\n",
+     r"twice\.yaml:4: case rtoy\.a is listed twice \(first at line 3\)"),
+    # the undocumented shapes are refused, not guessed at
+    ("flat.yaml", "rtoy.a: pass\n", r"flat\.yaml: unknown key\(s\) rtoy\.a"),
+    ("per-engine.yaml", "schema_version: 1\ncases: {reference: {rtoy.a: pass}}\n",
+     r"case reference: status \{'rtoy\.a': 'pass'\} is not one of"),
+    ("list.yaml", "- {id: rtoy.a, status: pass}\n", r"list\.yaml: expected a mapping .* got list"),
+    ("version.yaml", "engine: x\ncases: {rtoy.a: pass}\n", r"version\.yaml: schema_version is None, expected 1"),
+    ("empty.yaml", "", r"empty\.yaml: expected a mapping .* got NoneType"),
+])
+def test_baseline_errors_name_the_file_line_and_case(tmp_path, name, text, message):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(BaselineError, match=message):
+        load_baseline(tmp_path / name)
+
+
+def test_missing_or_bad_baseline_in_the_report_command(toy_results, tmp_path, capsys):
+    from oracle.reports.cli import main
+
+    results = tmp_path / "results.json"
+    results.write_text(toy_results[0].model_dump_json(exclude_none=True), encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert main(Namespace(inputs=[results], out=out, baseline=str(tmp_path / "nope.yaml"))) == 2
+    assert f"baseline {tmp_path / 'nope.yaml'} does not exist" in capsys.readouterr().err
+    (tmp_path / "bad.yaml").write_text("schema_version: 1\ncases: {rtoy.a: [\n", encoding="utf-8")
+    assert main(Namespace(inputs=[results], out=out, baseline=str(tmp_path / "bad.yaml"))) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'bad.yaml'}:3: YAML syntax error" in err and "Traceback" not in err
+    assert not out.exists()
+    with pytest.raises(TypeError, match="a path or an oracle.baseline.Baseline"):
+        render_report(toy_results, out, baseline={"rtoy.fight.tie": "pass"})
 
 
 def test_report_command(toy_results, tmp_path, capsys):

@@ -1,0 +1,188 @@
+"""The baseline file: the expected status of each case for one engine (like WPT expectation files).
+
+File (YAML, or JSON when the name ends in ``.json``)::
+
+    schema_version: 1
+    engine: my-engine          # the engine the statuses were recorded for (may be left out)
+    cases:                     # case id -> expected status (pass | fail | error | skip)
+      ijinden.qa.yoshimitsu-attack-plus: pass
+      ijinden.d2.double-loss: fail
+
+No other shape is read. A *regression* is a case whose status is worse than its baseline
+(pass > skip > fail > error), or a case missing from the baseline that fails or errs. Newly passing cases
+are listed (record them with ``--update-baseline``). Cases of the baseline that were not run (another
+shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.baseline`) and the report's
+regressions view both classify with :func:`classify`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, NamedTuple
+
+import yaml
+
+from .model import SCHEMA_VERSION, STATUSES, Results
+
+try:  # the C loader is much faster; fall back where libyaml is missing
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader  # type: ignore[misc]
+
+RANK: dict[str, int] = {"pass": 3, "skip": 2, "fail": 1, "error": 0}
+"""Statuses from best to worst; a status lower than the baseline's is a regression."""
+BAD = ("fail", "error")
+KEYS = ("schema_version", "engine", "cases")
+HINT = "write it with --update-baseline"
+
+
+class BaselineError(ValueError):
+    """A baseline file that cannot be read; the message names the file (and the line when known)."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    engine: str | None
+    cases: dict[str, str]
+
+
+class Change(NamedTuple):
+    id: str
+    was: str | None  # the baseline's status; None: not in the baseline
+    now: str
+
+
+@dataclass(frozen=True)
+class Classification:
+    regressions: tuple[Change, ...] = ()    # worse than the baseline, or not in it and fail/error
+    newly_passing: tuple[Change, ...] = ()  # pass now, something else in the baseline
+    other_changes: tuple[Change, ...] = ()  # any other difference (e.g. fail -> skip)
+    not_run: tuple[str, ...] = ()           # in the baseline, not among the statuses (not regressions)
+
+
+def run_statuses(results: Results) -> dict[str, str]:
+    """Case id -> status of a run, in run order; the worst status where an id repeats (a case file
+    that failed to load is reported once per case it might have held)."""
+    out: dict[str, str] = {}
+    for c in results.cases:
+        if c.id not in out or RANK[c.status] < RANK[out[c.id]]:
+            out[c.id] = c.status
+    return out
+
+
+def classify(statuses: Mapping[str, str], baseline: Baseline) -> Classification:
+    """Statuses (case id -> status, in run order) against the baseline."""
+    regressions: list[Change] = []
+    newly: list[Change] = []
+    other: list[Change] = []
+    for cid, now in statuses.items():
+        was = baseline.cases.get(cid)
+        if was is None:
+            if now in BAD:
+                regressions.append(Change(cid, None, now))
+        elif RANK[now] < RANK[was]:
+            regressions.append(Change(cid, was, now))
+        elif now == "pass" and was != "pass":
+            newly.append(Change(cid, was, now))
+        elif now != was:
+            other.append(Change(cid, was, now))
+    not_run = tuple(cid for cid in baseline.cases if cid not in statuses)
+    return Classification(tuple(regressions), tuple(newly), tuple(other), not_run)
+
+
+# --------------------------------------------------------------------------------------------
+# reading and writing
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    """Read a baseline file strictly: the documented shape only; every error names the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BaselineError(f"baseline {path} does not exist; {HINT}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"baseline {path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if path.suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise BaselineError(f"baseline {path}:{exc.lineno}: JSON syntax error: {exc.msg} "
+                                f"(column {exc.colno})") from None
+        lines: dict[str, int] = {}
+    else:
+        data, lines = _load_yaml(text, path)
+    return _validate(data, path, lines)
+
+
+def _load_yaml(text: str, path: Path) -> tuple[Any, dict[str, int]]:
+    """The document, and the line of each case id under ``cases`` (from the node marks)."""
+    try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or str(exc)
+        notes = [f"column {mark.column + 1}"] if mark else []
+        context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and cmark:
+            notes.append(f"{context} started at line {cmark.line + 1}")
+        detail = f" ({'; '.join(notes)})" if notes else ""
+        raise BaselineError(f"baseline {where}: YAML syntax error: {problem}{detail}") from None
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "cases" and isinstance(value, yaml.MappingNode):
+                for k, _ in value.value:
+                    if str(k.value) in lines:
+                        raise BaselineError(f"baseline {path}:{k.start_mark.line + 1}: case {k.value} is "
+                                            f"listed twice (first at line {lines[str(k.value)]})")
+                    lines[str(k.value)] = k.start_mark.line + 1
+    return data, lines
+
+
+def _validate(data: Any, path: Path, lines: Mapping[str, int]) -> Baseline:
+    shape = "expected a mapping of schema_version, engine and cases: {case id: status}"
+    if not isinstance(data, dict):
+        raise BaselineError(f"baseline {path}: {shape}, got {type(data).__name__}")
+    unknown = [str(k) for k in data if k not in KEYS]
+    if unknown:
+        raise BaselineError(f"baseline {path}: unknown key(s) {', '.join(unknown)}; {shape}")
+    version = data.get("schema_version")
+    if type(version) is not int or version != SCHEMA_VERSION:
+        raise BaselineError(f"baseline {path}: schema_version is {version!r}, expected {SCHEMA_VERSION}")
+    engine = data.get("engine")
+    if engine is not None and not isinstance(engine, str):
+        raise BaselineError(f"baseline {path}: engine must be an engine name, got {engine!r}")
+    cases = data.get("cases")
+    if not isinstance(cases, dict):
+        raise BaselineError(f"baseline {path}: cases must be a mapping of case id to status, "
+                            f"got {type(cases).__name__}")
+    for cid, status in cases.items():
+        where = f"{path}:{lines[str(cid)]}" if str(cid) in lines else str(path)
+        if not isinstance(cid, str):
+            raise BaselineError(f"baseline {where}: case id {cid!r} is not a string")
+        if status not in STATUSES:
+            raise BaselineError(f"baseline {where}: case {cid}: status {status!r} is not one of "
+                                f"{', '.join(STATUSES)}")
+    return Baseline(engine=engine, cases=dict(cases))
+
+
+def dump_baseline(results: Results, path: str | Path) -> Path:
+    """Record the statuses of a run (the worst one where a case id repeats) as a baseline file."""
+    path = Path(path)
+    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name,
+                            "cases": run_statuses(results)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".json":
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    else:
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path

@@ -1,0 +1,60 @@
+"""Moments and how an expected event or moment matches an actual one. Shared by the comparison
+(``oracle.harness.compare``) and the report (``oracle.reports``).
+
+An expected moment matches an actual moment when both hold the same events as sets, each event compared
+on the fields the case wrote (lists as multisets, booleans never equal to numbers).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..model import TraceEntry
+
+
+def moments(trace: Iterable[TraceEntry]) -> list[list[TraceEntry]]:
+    """Group trace entries by moment, in order."""
+    out: list[list[TraceEntry]] = []
+    last = None
+    for e in trace:
+        if out and e.moment == last:
+            out[-1].append(e)
+        else:
+            out.append([e])
+            last = e.moment
+    return out
+
+
+def same(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return all(k in actual and same(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and sorted(map(repr, expected)) == sorted(map(repr, actual))
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    return expected == actual
+
+
+def event_matches(kind: str, fields: dict[str, Any], entry: TraceEntry) -> bool:
+    return entry.kind == kind and all(k in entry.args and same(v, entry.args[k]) for k, v in fields.items())
+
+
+def moment_matches(expected: list[tuple[str, dict[str, Any]]], actual: list[TraceEntry]) -> bool:
+    """Same events as sets: a one-to-one pairing, each pair matching on the fields written."""
+    if len(expected) != len(actual):
+        return False
+    used = [False] * len(actual)
+
+    def assign(i: int) -> bool:
+        if i == len(expected):
+            return True
+        kind, fields = expected[i]
+        for j, entry in enumerate(actual):
+            if not used[j] and event_matches(kind, fields, entry):
+                used[j] = True
+                if assign(i + 1):
+                    return True
+                used[j] = False
+        return False
+
+    return assign(0)
