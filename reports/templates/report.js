@@ -101,7 +101,7 @@
   // ---- case list ------------------------------------------------------------------------------
   function statusBadge(r, tip) {
     if (!r) return h("span", {class: "muted", title: "not run on this engine"}, "—");
-    return h("span", {class: "st " + r.s + (r.reg ? " reg" : ""), title: tip || (r.reg ? "regression: baseline expected " + (r.was || "pass") : r.s)}, r.s);
+    return h("span", {class: "st " + r.s + (r.reg ? " reg" : ""), title: tip || (r.reg ? (r.was ? "regression: the baseline expects " + r.was : "regression: a new case, not in the baseline, that " + (r.s === "error" ? "errs" : "fails")) : r.s)}, r.s);
   }
   function row(i) {
     var c = C[i];
