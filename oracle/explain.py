@@ -96,6 +96,25 @@ def _card(k: dict[str, Any], tapped_word: str) -> str:
     return " ".join(bits)
 
 
+def _original(text: str, width: int) -> Text:
+    """Japanese has no spaces to wrap at: word wrapping would push a whole sentence after a lone ASCII
+    space (「A1. ターン…」) to the next line. Japanese text is folded by display width instead."""
+    if not any("\u3040" <= ch <= "\u9fff" for ch in text):
+        return Text(text)
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    for line in text.splitlines():
+        current = ""
+        for ch in line:
+            if current and cell_len(current + ch) > width:
+                lines.append(current)
+                current = ""
+            current += ch
+        lines.append(current)
+    return Text("\n".join(lines))
+
+
 def _clause_text(console: Console, catalog, clause: str | None, shown: set[str]) -> None:
     """The clause id, then its original text and English summary (the summary only once shown)."""
     if not clause:
@@ -107,7 +126,7 @@ def _clause_text(console: Console, catalog, clause: str | None, shown: set[str])
         return
     if clause not in shown:
         shown.add(clause)
-        console.print(Padding(Text(c.text.strip()), (0, 0, 0, 6)))
+        console.print(Padding(_original(c.text.strip(), max(20, console.width - 7)), (0, 0, 0, 6)))
     console.print(Padding(Text(c.summary.strip(), style="dim italic"), (0, 0, 0, 6)))
 
 
