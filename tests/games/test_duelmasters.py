@@ -119,13 +119,32 @@ def test_p3_n2_tap_trigger_needs_a_creature_that_could_attack():
     assert r.final["cards"]["c"]["tapped"] is True
 
 
-def test_n2_dynamo_at_battle_start_only():
+def test_n2_dynamo_when_a_battle_begins_not_at_the_open_point():
+    """X-dynamo: 'バトルのはじめ' = the printed 'バトルが始まる時'; at the open point ダイナモ needs a creature that
+    could attack, as a tap trigger does."""
     board = {"alice": {"battlefield": [{"id": "dy", "card": "試験用ダイナモ", "power": 1000, "entered_this_turn": True},
-                                       vanilla("a", 1000)]}, "bob": {"shields": 1}}
-    r = run(board, [{"alice": {"tap_ability": "dy"}}, {"alice": {"choose_target": "a"}}])
-    assert one(r, "used", card="dy").clause == G + "N2" and r.final["cards"]["a"]["power"] == 3000
-    r = run(board, [{"alice": {"tap_ability": "dy"}}], props={"attacks_this_turn": 1})
-    assert one(r, "rejected").args["reason"] == "tap_ability_cannot_attack"
+                                       vanilla("a", 1000)]},
+             "bob": {"battlefield": [vanilla("c", 2000, tapped=True)]}}
+    r = run(board, [{"alice": {"tap_ability": "dy"}}])
+    assert one(r, "rejected").args["reason"] == "tap_ability_cannot_attack" and r.final["cards"]["dy"]["tapped"] is False
+    r = run(board, [atk("a", "c"), {"alice": {"tap_ability": "dy"}}, {"alice": {"choose_target": "a"}}])
+    used = one(r, "used", card="dy")
+    assert used.clause == G + "N2" and used.moment == one(r, "tapped", card="dy").moment
+    assert one(r, "attacked").moment < used.moment < one(r, "won_battle").moment
+    assert one(r, "won_battle").args == {"card": "a", "power": 3000, "against": "c"}
+    r = run(board, [atk("a", "c"), {"alice": {"decline": "dy"}}])
+    assert one(r, "won_battle").args["card"] == "c" and r.final["cards"]["dy"]["tapped"] is False
+
+
+def test_look_take_malformed_choices_are_refused_not_crashes():
+    board = {"alice": {"battlefield": [vanilla("a", 2000)]},
+             "bob": {"battlefield": [{"id": "fc", "card": "フェアリー・キャンドル"}],
+                     "deck": [vanilla("d1", 1), vanilla("d2", 1)], "shields": 1}}
+    bad = [None, ["d1"], {"bottom": ["d2"]}, {"take": "d1", "bottom": 5}, {"take": "d1", "bottom": ["d2", "d2"]}]
+    r = run(board, [atk("a", "bob"), {"bob": {"block": "fc"}}, *({"bob": {"choose_card": b}} for b in bad),
+                    {"bob": {"choose_card": {"take": "d2", "bottom": ["d1"]}}}])
+    assert [e.args["reason"] for e in events(r, "rejected")] == ["malformed_decision"] * len(bad)
+    assert r.final["cards"]["d2"]["zone"] == "hand" and r.final["players"]["bob"]["deck"] == ["d1"]
 
 
 # -- A3, B: blocks and battles ------------------------------------------------------------------

@@ -39,7 +39,6 @@ class State:
     board: Board
     trace: Trace
     active: str
-    attacks: int = 0                      # attacks declared this turn (X-dynamo: 'バトルのはじめ' is before the first)
     attacker: str | None = None           # the creature attacking now
     shield_chosen: bool = False           # U3: a shield of this attack has been chosen
     ruleset: str = SEED                   # the edition the case runs under (editions.py)
@@ -231,12 +230,12 @@ def look_take(st: State, script: Script, player: str, n: int, clause: str) -> No
 
     def validate(d: Decision) -> tuple[str, list[str]]:
         a = d.args
-        take = a.get("take") if isinstance(a, dict) else a
+        take = card_arg(d, "take")
         if take not in seen:
             raise Refusal("illegal_target", f"one of {seen}")
         rest = [c for c in seen if c != take]
         bottom = a.get("bottom", rest) if isinstance(a, dict) else rest
-        if sorted(bottom) != sorted(rest):
+        if not isinstance(bottom, list) or sorted(map(str, bottom)) != sorted(rest):
             raise Refusal("malformed_decision", f"bottom must order exactly {rest}")
         return take, list(bottom)
 

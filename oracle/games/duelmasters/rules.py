@@ -3,9 +3,8 @@
 The request's ruleset picks the edition (editions.py): under the current 総合ルール the shields of one
 break are chosen first and wait together (CR113.6/113.6a), and a direct attack wins at once (CR104.2a).
 
-A case starts in the active player's turn, at the beginning of the attacks (バトルのはじめ) unless
-``setup.props.attacks_this_turn`` says attacks were made already. At the open point the active player
-attacks, uses a tap ability, or ends the turn; an exhausted script ends the case.
+A case starts in the active player's turn, at the open point of its attacks: the active player attacks,
+uses a tap ability, or ends the turn; an exhausted script ends the case.
 """
 
 from __future__ import annotations
@@ -41,8 +40,7 @@ def build(request: CaseRequest, trace: Trace) -> State:
     board = build_board(setup, request.cards, ZONES, trace)
     for card in board.cards.values():  # a card's printed props (civilization ...), then the setup's
         card.props = {**card.definition.get("props", {}), **card.props}
-    return State(board, trace, setup["active"], attacks=int(setup.get("props", {}).get("attacks_this_turn", 0)),
-                 ruleset=request.ruleset)
+    return State(board, trace, setup["active"], ruleset=request.ruleset)
 
 
 def project(st: State) -> dict[str, Any]:
@@ -124,7 +122,8 @@ def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, 
 
 
 def _check_tap_ability(st: State, cid: str) -> tuple[Card, str, bool]:
-    """P3/N2: tap instead of attacking; only a creature that could attack, but ダイナモ at バトルのはじめ."""
+    """P3/N2: at the open point a tap ability replaces an attack, so only a creature that could attack uses it
+    (ダイナモ too: its exception is the beginning of a battle, battle_start)."""
     card = _attacker(st, cid)
     ability = next((a for a in ("tap_trigger", "dynamo") if card.has(a)), None)
     if ability is None:
@@ -133,18 +132,19 @@ def _check_tap_ability(st: State, cid: str) -> tuple[Card, str, bool]:
         raise Refusal("attacker_tapped")
     if could_attack(card):
         return card, ability, False
-    if ability == "dynamo" and st.attacks == 0:
-        return card, ability, True
     raise Refusal("tap_ability_cannot_attack")
 
 
-def tap_ability(st: State, script: Script, card: Card, ability: str, exception: bool) -> None:
+def tap_ability(st: State, script: Script, card: Card, ability: str, exception: bool,
+                player: str | None = None) -> None:
+    """P3 (instead of an attack) or N2 (ダイナモ at the beginning of a battle): the tap and the use are one moment."""
     clause = N2 if exception else P3
+    player = player or st.active
     with st.trace.simultaneous():
         tap(st, card.id, clause)
-        st.trace.emit("used", clause, card=card.id, ability=ability, player=st.active)
+        st.trace.emit("used", clause, card=card.id, ability=ability, player=player)
     for effect in card.params(ability):
-        apply(st, script, card, st.active, effect, clause)
+        apply(st, script, card, player, effect, clause)
 
 
 # -- triggers -----------------------------------------------------------------------------------
@@ -175,7 +175,6 @@ def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_o
 
 def attack(st: State, script: Script, card: Card, target: str, at_player: bool) -> None:
     defender = st.opponent(st.active)
-    st.attacks += 1
     st.attacker = card.id
     declare = N1 if card.entered_this_turn else (A1 if at_player else C1)
     with st.trace.simultaneous():
@@ -194,7 +193,7 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool) 
     elif not in_play(st, target):
         end = N9                                    # ※9: the attacked creature is gone: the attack ends
     else:
-        result = battle(st, card, st.card(target), won=C4, lost=C5)
+        result = battle(st, script, card, st.card(target), won=C4, lost=C5)
         after_battle(st, script, result)
         end = C8
     st.trace.emit("attack_ended", end, card=card.id)
@@ -236,12 +235,40 @@ def blocked(st: State, script: Script, attacker: Card, blocker: Card) -> None:
     triggers = collect([attacker], "on_attack_blocked") + collect([blocker], "on_block")
     fire(st, script, triggers, B1,
          clause_of=lambda t: (N3, B1) if t[1] == "on_attack_blocked" else (N4, B2))
-    result = battle(st, attacker, blocker, won=B3, lost=B3)
+    result = battle(st, script, attacker, blocker, won=B3, lost=B3)
     after_battle(st, script, result)
 
 
-def battle(st: State, a: Card, b: Card, *, won: str, lost: str):
-    """B3/C4/C5: the higher power stays, the lower is destroyed; a tie destroys both (B4, ※5: nobody wins)."""
+def battle_start(st: State, script: Script, a: Card, b: Card) -> None:
+    """N2 (X-dynamo): 'バトルのはじめ' is ダイナモ's 'バトルが始まる時': before the powers are compared each player,
+    the active player first, may tap any untapped ダイナモ creature of theirs (`tap_ability` or `decline` per
+    card, in any order), even one that cannot attack."""
+    for player in (st.active, st.opponent(st.active)):
+        answered: set[str] = set()
+        while in_play(st, a.id) and in_play(st, b.id):
+            offered = [c.id for c in st.board.in_zone(player, "battlefield")
+                       if c.has("dynamo") and not c.tapped and c.id not in answered]
+            if not offered:
+                break
+
+            def validate(d: Decision, offered: list[str] = offered) -> Card:
+                cid = card_arg(d, "card")
+                if cid not in offered:
+                    raise Refusal("not_offered", f"offered: {offered}")
+                return st.card(cid)
+
+            d, card = decide(st, script, player, ("tap_ability", "decline"), N2, validate)
+            answered.add(card.id)
+            if d.kind == "tap_ability":
+                tap_ability(st, script, card, "dynamo", True, player)
+
+
+def battle(st: State, script: Script, a: Card, b: Card, *, won: str, lost: str):
+    """B3/C4/C5: the higher power stays, the lower is destroyed; a tie destroys both (B4, ※5: nobody wins).
+    At its beginning, ダイナモ (N2, battle_start)."""
+    if not (in_play(st, a.id) and in_play(st, b.id)):
+        return None
+    battle_start(st, script, a, b)
     if not (in_play(st, a.id) and in_play(st, b.id)):
         return None
     pa, pb = power(st, a), power(st, b)

@@ -23,7 +23,7 @@ EVENTS = specs(
     EventSpec("attacked", ("card", "target"),
               "A1/C1: the attacker attacks `target`: a player id (never a shield) or a tapped creature", "card"),
     EventSpec("used", ("card", "ability", "player"),
-              "P3/U5/N7: a tap ability (tap_trigger, dynamo), an Ｓ・トリガー or an Ｓ・バック is used", "card"),
+              "P3/N2/U5/N7: a tap ability (tap_trigger, dynamo), an Ｓ・トリガー or an Ｓ・バック is used", "card"),
     EventSpec("blocked", ("card", "attacker"), "A3/C3: `card` (a ブロッカー) blocks `attacker`", "card"),
     EventSpec("shield_chosen", ("card", "player"), "U2/U8: the attacking player chooses the shield to break", "card"),
     EventSpec("broken", ("card", "player"), "U4: a shield of `player` is broken (it goes to its owner's hand)", "card"),
@@ -45,7 +45,8 @@ DECISIONS = specs(
     DecisionSpec("attack", "{attacker: card, target: player | card}",
                  "P4/A1/C1: the active player attacks the opponent (a player id) or a tapped opposing creature"),
     DecisionSpec("tap_ability", "card (or {card: card})",
-                 "P3: tap a creature to use its タップトリガー or ダイナモ instead of attacking"),
+                 "P3: tap a creature to use its タップトリガー or ダイナモ instead of attacking; N2: at the beginning "
+                 "of a battle, tap an offered ダイナモ creature (either player's, even one that cannot attack)"),
     DecisionSpec("block", "card (or {blocker: card})", "A3: the defending player blocks with a ブロッカー"),
     DecisionSpec("no_block", "null", "A3: the defending player does not block"),
     DecisionSpec("choose_shield", "card", "U2/U8: the attacking player chooses one shield of the attacked player"),
@@ -53,7 +54,8 @@ DECISIONS = specs(
                  "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now; CR113.6 (current rules): declare it, in any "
                  "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards"),
     DecisionSpec("decline", "card (or {card: card})",
-                 "U5/N7/CR113.6: do not use (declare) the Ｓ・トリガー or Ｓ・バック offered now"),
+                 "U5/N7/CR113.6: do not use (declare) the Ｓ・トリガー or Ｓ・バック offered now; N2: do not tap the "
+                 "ダイナモ offered at the beginning of a battle"),
     DecisionSpec("choose_target", "card", "The controller of a resolving effect chooses its target"),
     DecisionSpec("choose_card", "card or {take: card, bottom: [card, ...]}",
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
@@ -79,7 +81,7 @@ REASONS = {
     "shield_not_attacked_players": "U2: the shield must be one of the attacked player's shields",
     "shield_already_chosen": "U2 (current rules): the shields of one break are different shields",
     "s_trigger_not_broken": "N7: an Ｓ・トリガー is used only as its shield is broken, not from the hand",
-    "not_offered": "the card named is not the Ｓ・トリガー/Ｓ・バック being offered now",
+    "not_offered": "the card named is not the Ｓ・トリガー/Ｓ・バック/ダイナモ being offered now",
     "illegal_target": "the chosen card is not a legal target of the effect",
 }
 
@@ -108,8 +110,9 @@ ABILITIES = specs(
                 "this card from the hand free (N7)", "seed ※7"),
     AbilitySpec("spell", _EFFECTS, "what a spell does when used", "card text"),
     AbilitySpec("tap_trigger", _EFFECTS, "タップトリガー: tap instead of attacking to use the effect (P3, N2)", "seed P3"),
-    AbilitySpec("dynamo", _EFFECTS, "ダイナモ: as tap_trigger, and usable at the beginning of the battle even by a "
-                "creature that cannot attack (N2; reading duelmasters:X-dynamo)", "seed ※2"),
+    AbilitySpec("dynamo", _EFFECTS, "ダイナモ: as tap_trigger, and also usable when a battle begins (before the "
+                "powers are compared) even by a creature that cannot attack (N2; reading duelmasters:X-dynamo)",
+                "seed ※2; printed ダイナモ text"),
     AbilitySpec("on_attack", _EFFECTS, "アタックトリガー 'このクリーチャーが攻撃する時' (A2, C2)", "seed A2"),
     AbilitySpec("on_attack_blocked", _EFFECTS, "'このクリーチャーが攻撃してブロックされた時' (※3, B1)", "seed ※3"),
     AbilitySpec("on_block", _EFFECTS, "'このクリーチャーがブロックした時' (※4, B2)", "seed ※4"),
