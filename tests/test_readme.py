@@ -45,3 +45,20 @@ if __name__ == "__main__":
         text = re.sub(rf"<!-- vocabulary:{game} -->\n.*?\n<!-- /vocabulary:{game} -->", lambda _: block, text,
                       flags=re.S)
     PATH.write_text(text, encoding="utf-8")
+
+
+def test_the_case_shown_in_the_readme_is_valid_and_passes(tmp_path):
+    """The README's example case is a real case: it loads and passes on the reference engine."""
+    from oracle.harness.engine import ReferenceEngine
+    from oracle.harness.runner import run_case
+    from oracle.loader import load_case_file
+
+    readme = PATH.read_text(encoding="utf-8")
+    block = re.search(r"## Golden cases.*?```yaml\n(.*?)```", readme, re.S).group(1)
+    path = tmp_path / "readme_case.yaml"
+    path.write_text(block.replace("id: ijinden.qa.yoshimitsu-attack-plus", "id: readme.example"), encoding="utf-8")
+    suite = load_case_file(path)
+    assert not suite.errors, [str(e) for e in suite.errors]
+    (lc,) = suite.cases
+    result = run_case(ReferenceEngine(), lc, lc.case.rulesets[0], "reference")
+    assert result.status == "pass", result.divergence
