@@ -34,7 +34,7 @@ def play(req, misread):
     setup, script = req["setup"], req["script"]
     active = setup["active"]
     defender = [p for p in setup["players"] if p != active][0]
-    cards, where = {}, {}
+    cards = {}
     for pid, pl in setup["players"].items():
         for zone, content in pl.items():
             if isinstance(content, list):

@@ -17,7 +17,7 @@ from ...core.script import Decision, GameOver, Refusal, Script
 from ...core.trace import Trace
 from ...model import CaseReply, CaseRequest
 from .abilities import (
-    G, State, apply, breaks, card_arg, could_attack, decide, destroy, effect_items, enter, in_play, power,
+    G, State, apply, breaks, card_arg, could_attack, decide, destroy, enter, in_play, power,
     sick, tap,
 )
 from .editions import IMMEDIATE_DIRECT_ATTACK, SIMULTANEOUS_BREAK

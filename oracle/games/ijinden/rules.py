@@ -323,7 +323,7 @@ class Procedure:
             card = state.card(a)
             if card.zone != "battlefield" or not state.is_ijin(card):
                 self.cease_attacker(a, clause)
-        for a, bl in b.blockers.items():
+        for bl in b.blockers.values():
             for blocker in list(bl):
                 if state.card(blocker).zone != "battlefield":
                     bl.remove(blocker)

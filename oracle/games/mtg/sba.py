@@ -98,10 +98,7 @@ def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str = C + "50
         return
     hit = False
     if cid in cb.attackers:
-        del cb.attackers[cid]
-        for b, a in list(cb.blockers.items()):
-            if a == cid:
-                pass  # its blockers stay blocking creatures (509.1h), blocking nothing
+        del cb.attackers[cid]  # its blockers stay blocking creatures (509.1h), blocking nothing
         hit = True
     if cid in cb.blockers:
         del cb.blockers[cid]

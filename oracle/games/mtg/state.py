@@ -116,7 +116,7 @@ class State:
         d = self.face_def(c)
         p = c.props.get("power_set", d.get("power") or 0)
         t = c.props.get("toughness_set", d.get("toughness") or 0)
-        for kind, arg in c.props.get("pt_effects", []):
+        for _kind, arg in c.props.get("pt_effects", []):  # the latest setting wins
             p, t = arg
         return p, t
 
