@@ -32,6 +32,21 @@ def test_golden_case_passes_on_the_reference_under_every_edition_it_lists(lc, ru
     assert set(result.asserted), f"{lc.case.id} asserts no clause of the trace"
 
 
+_CASES_WITH_RUNS = list({id(lc): lc for lc, _ in RUNS}.values())
+
+
+@pytest.mark.parametrize("lc", _CASES_WITH_RUNS, ids=[lc.case.id for lc in _CASES_WITH_RUNS])
+def test_cases_list_only_clauses_they_exercise(lc):
+    """`rules` are the clauses a case exercises: each is traced by the reference engine under at least
+    one edition the case lists (coverage counts trace entries, so an untraced citation claims nothing)."""
+    executed: set[str] = set()
+    for case, ruleset in RUNS:
+        if case is lc:
+            executed |= set(run_case(ReferenceEngine(), lc, ruleset, "reference", keep_trace=False).executed)
+    never = sorted(set(lc.case.rules) - executed)
+    assert not never, f"{lc.path}:{lc.line} {lc.case.id} lists clauses its run never executes: {never}"
+
+
 def _seed_quotes():
     for lc in SUITE.cases:
         if lc.case.source.kind == "seed":
