@@ -82,6 +82,9 @@ def test_explicit_no_winner():
     c = case({"winner": None})
     assert c.expect.asserts_winner
     assert compare(c, reply(winner="alice")).status == "fail"
+    no_win = [x for x in TRACE if x.kind != "won"]
+    v = compare(c, reply(trace=no_win))
+    assert v.status == "pass" and v.asserted == []  # an absence matches no trace entry: no clause credited
 
 
 def test_unexpected_refusal_fails():
