@@ -41,6 +41,13 @@ class Vocabulary:
     abilities: dict[str, AbilitySpec]
     player_fields: dict[str, str] = field(default_factory=dict)
     card_fields: dict[str, str] = field(default_factory=dict)
+    field_events: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Final-state field -> the event kinds that change it. A ``final`` expectation on that field credits
+    (asserted coverage) the clause of the last such event of the card or player; a field no event changed
+    credits none."""
+
+    def events_changing(self, field_name: str) -> tuple[str, ...]:
+        return self.field_events.get(field_name, CORE_FIELD_EVENTS.get(field_name, ()))
 
 
 def specs(*items):
@@ -59,6 +66,8 @@ CORE_EVENTS: tuple[EventSpec, ...] = (
     EventSpec("triggered", ("card", "ability", "player"), "A triggered ability triggers", "card"),
     EventSpec("resolved", ("card", "ability", "player"), "A triggered ability resolves", "card"),
 )
+
+CORE_FIELD_EVENTS: dict[str, tuple[str, ...]] = {"zone": ("moved",)}
 
 CORE_REASONS: dict[str, str] = {
     "not_your_decision": "the decision belongs to another player",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..core.moments import event_matches, moment_matches, moments, same
+from .. import registry
 from ..loader import resolve_primary
 from ..model import Case, CaseReply, Divergence, TraceEntry
 
@@ -168,6 +169,7 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
     final = case.expect.final
     if not final:
         return None
+    voc = registry.get(case.game).vocabulary
     actual = reply.final or {}
     for pid, fields in (final.get("players") or {}).items():
         have = (actual.get("players") or {}).get(pid, {})
@@ -179,7 +181,7 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
                 return Divergence(what="final", expected={"players": {pid: {f: want}}},
                                   actual={"players": {pid: {f: got}}}, context=_context(trace, None),
                                   message=f"final players.{pid}.{f} is {got!r}, expected {want!r}")
-            _credit(asserted, _last_touching_player(trace, pid, f, want))
+            _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
     for cid, fields in (final.get("cards") or {}).items():
         have = (actual.get("cards") or {}).get(cid)
         if have is None:
@@ -190,7 +192,7 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
                 return Divergence(what="final", expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
                                   message=f"final cards.{cid}.{f} is {have.get(f)!r}, expected {want!r}")
-        _credit(asserted, _last_touching_card(trace, cid))
+            _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
 
 
@@ -207,24 +209,30 @@ def _mentions(entry: TraceEntry, cid: str) -> bool:
     return False
 
 
-def _last_touching_card(trace: list[TraceEntry], cid: str) -> list[TraceEntry]:
-    hit = [e for e in trace if e.kind not in DECISION_KINDS and _mentions(e, cid)]
+def _last_change_of_card(trace: list[TraceEntry], voc: Any, cid: str, field_: str) -> list[TraceEntry]:
+    """The last event that changed this field of this card (what a final-state field asserts)."""
+    kinds = voc.events_changing(field_)
+    hit = [e for e in trace if e.kind in kinds and _mentions(e, cid)]
     return hit[-1:]
 
 
-def _last_touching_player(trace: list[TraceEntry], pid: str, field_: str, want: Any) -> list[TraceEntry]:
+def _last_change_of_player(trace: list[TraceEntry], voc: Any, pid: str, field_: str, want: Any) -> list[TraceEntry]:
+    """A zone given as card ids: the last move of each card; a zone count: the last move into or out of
+    that zone of the player (or draw, for hand and deck); another field: its declared events."""
     if isinstance(want, list):
         out: list[TraceEntry] = []
         for cid in want:
-            out.extend(_last_touching_card(trace, cid))
+            out.extend(_last_change_of_card(trace, voc, cid, "zone"))
         return out
 
-    def relevant(e: TraceEntry) -> bool:
+    def changes(e: TraceEntry) -> bool:
+        if e.args.get("player") != pid:
+            return False
         if e.kind == "moved":
             return field_ in (e.args.get("to"), e.args.get("from"))
         if e.kind == "drew":
             return field_ in ("hand", "deck")
-        return field_ in e.args or field_ in e.kind
+        return e.kind in voc.events_changing(field_)
 
-    hit = [e for e in trace if e.kind not in DECISION_KINDS and e.args.get("player") == pid and relevant(e)]
+    hit = [e for e in trace if changes(e)]
     return hit[-1:]

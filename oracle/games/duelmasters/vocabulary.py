@@ -133,6 +133,12 @@ CARD_FIELDS = {
     "abilities": "[name, ...]: the abilities it has",
 }
 
+FIELD_EVENTS = {
+    "zone": ("moved", "broken"),
+    "tapped": ("tapped", "untapped"),
+    "power": ("pumped",),
+}
+
 VOCABULARY = Vocabulary(
     game="duelmasters",
     events=EVENTS,
@@ -142,4 +148,5 @@ VOCABULARY = Vocabulary(
     abilities=ABILITIES,
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
+    field_events=FIELD_EVENTS,
 )

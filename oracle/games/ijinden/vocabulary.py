@@ -128,6 +128,18 @@ CARD_FIELDS = {
     "abilities": "[name, ...]: abilities it has now, granted ones included",
 }
 
+FIELD_EVENTS = {
+    "zone": ("moved",),
+    "sleeping": ("slept",),
+    "attacker": ("became_attacker", "ceased_attacker"),
+    "blocker": ("became_blocker", "ceased_blocker"),
+    "destroyed": ("destroyed", "undestroyed"),
+    "ijin": ("ceased_ijin",),
+    "power": ("power_changed",),
+    "abilities": ("gained",),
+    "battle_declared": ("declared_battle",),
+}
+
 VOCABULARY = Vocabulary(
     game="ijinden",
     events=EVENTS,
@@ -137,4 +149,5 @@ VOCABULARY = Vocabulary(
     abilities=ABILITIES,
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
+    field_events=FIELD_EVENTS,
 )
