@@ -170,7 +170,41 @@ def test_missing_decision_is_a_script_error():
 def test_508_1k_attacking_a_player_becomes_an_attacker():
     r = run_case("mtg.attack.active-player-declares-each-attack-target")
     tags = {a["target"]: clause for a, clause in kinds(r, "became_attacker")}
-    assert tags == {"w": "mtg:508.1k", "b": "mtg:310.5"}
+    assert tags == {"w": "mtg:508.1k", "b": "mtg:310.8b"}
+
+
+def test_310_8b_tags_every_legal_attack_on_a_battle():
+    """310.8b: "それを守る者を防御プレイヤーとする攻撃プレイヤー1人は、バトルを攻撃できる" — its controller or not."""
+    for case_id in ("mtg.attack.controller-attacks-own-siege", "mtg.attack.opponent-attacks-untyped-battle"):
+        assert [c for _, c in kinds(run_case(case_id), "became_attacker")] == ["mtg:310.8b"], case_id
+
+
+def test_defending_player_is_506_2_unless_a_protector_defends_a_battle_it_does_not_control():
+    tags = lambda case_id: {a["player"]: c for a, c in kinds(run_case(case_id), "defending_player")}  # noqa: E731
+    assert tags("mtg.attack.two-player-nonactive-player-defends") == {"bob": "mtg:506.2"}
+    assert tags("mtg.attack.refused-battle-attacks") == {"bob": "mtg:506.2"}
+    assert tags("mtg.mp.2hg-teammate-blocks-for-battle") == {"bob": "mtg:310.8d", "carol": "mtg:506.2a"}
+
+
+def test_509_1a_is_the_declaration_even_for_a_protector():
+    r = run_case("mtg.block.protector-blocks-for-self-and-for-battle")
+    [decision] = [e for e in r.trace if e.kind == "decided" and e.args["decision"] == "declare_blockers"]
+    assert decision.clause == "mtg:509.1a"
+    assert {a["card"]: c for a, c in kinds(r, "became_blocker")} == {"y1": "mtg:509.1g", "y2": "mtg:310.8c"}
+
+
+def test_illegal_protector_is_310_11a_in_the_sba_check_too():
+    r = run_case("mtg.sba.control-of-siege-goes-to-protector")
+    [(args, clause)] = kinds(r, "rejected")
+    assert args["reason"] == "illegal_protector" and clause == "mtg:310.11a"
+    assert [e.clause for e in r.trace if e.kind == "decided" and e.args["decision"] == "choose_protector"] == \
+        ["mtg:310.10"]
+
+
+def test_copy_effect_is_707_2_and_the_protector_choice_310_10():
+    r = run_case("mtg.sba.nonbattle-becomes-copy-of-siege")
+    assert [c for _, c in kinds(r, "became_copy")] == ["mtg:707.2"]
+    assert [c for _, c in kinds(r, "protector_chosen")] == ["mtg:310.10"]
 
 
 def test_ruling_battle_removed_from_combat_deals_no_damage_to_it():
@@ -197,3 +231,11 @@ def test_310_11b_the_triggers_controller_casts_the_back_face():
     r = run_case("mtg.siege.trigger-controller-casts-after-control-change")
     [(args, _)] = [(a, c) for a, c in kinds(r, "cast") if a["face"] == "back"]
     assert args["player"] == "alice" and r.final["cards"]["s"]["controller"] == "alice"
+
+
+def test_drain_on_a_battle_its_controller_protects_is_508_5_not_310_8d():
+    """310.8d applies only "バトルを守る者がそのコントローラーでない場合"; otherwise 508.5."""
+    assert [c for _, c in kinds(run_case("mtg.attack.drain-on-untyped-battle-hits-its-protector"), "life_changed")] \
+        == ["mtg:508.5"]
+    assert [c for _, c in kinds(run_case("mtg.attack.defending-player-drain-hits-protector"), "life_changed")] \
+        == ["mtg:310.8d"]

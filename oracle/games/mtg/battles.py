@@ -27,8 +27,9 @@ def choose_protector(st: State, script: Script, battle: Card, clause: str) -> st
     def valid(d):
         if d.args not in st.board.players:
             raise Refusal("unknown_object", f"{d.args!r} is not a player")
-        if d.args not in legal:
-            raise Refusal("illegal_protector", f"{d.args} can't protect {battle.id}", clause=clause)
+        if d.args not in legal:  # the condition broken is the battle type's (310.11a for a Siege), wherever asked
+            raise Refusal("illegal_protector", f"{d.args} can't protect {battle.id}",
+                          clause=C + ("310.11a" if st.is_siege(battle) else "310.8a"))
         return d.args
 
     _, player = script.decide(battle.controller, ("choose_protector",), clause, valid)

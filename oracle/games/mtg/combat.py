@@ -1,5 +1,5 @@
 """The combat phase subset battles need: 508 declare attackers, 509 declare blockers, 510 combat damage,
-511 end of combat; with 310.5, 310.8b-d and the rule that battles neither attack nor block.
+511 end of combat; with 310.8b-d and the rule that battles neither attack nor block.
 
 Players get priority in a combat step only when something is on the stack (assumption mtg:A-priority).
 """
@@ -17,11 +17,12 @@ from .state import C, Combat, StackItem, State
 
 
 def _attack_target_clause(st: State, target: str) -> str:
-    """The clause that makes a creature an attacker of ``target``: 310.8b when a Siege's own controller
-    attacks it ("特に、包囲戦・バトルのコントローラーは、それを攻撃できる"), 310.5 for another battle, else
-    508.1k ("Each chosen creature ... becomes an attacking creature") attacking a player or planeswalker."""
+    """The clause that makes a creature an attacker of ``target``: for a battle 310.8b ("それを守る者を防御
+    プレイヤーとする攻撃プレイヤー1人は、バトルを攻撃できる。特に、包囲戦・バトルのコントローラーは、それを攻撃
+    できる" — whoever controls it), else 508.1k ("Each chosen creature ... becomes an attacking creature")
+    attacking a player or planeswalker."""
     if target in st.board.cards and st.is_battle(st.card(target)):
-        return C + ("310.8b" if st.card(target).controller == st.active else "310.5")
+        return C + "310.8b"
     return C + "508.1k"
 
 
@@ -96,7 +97,7 @@ def declare_attackers(st: State, script: Script) -> bool:
                         and st.card(t).props.get("protector") == p
                         and st.card(t).controller != p), None)
             cb.defending.append(p)
-            st.trace.emit("defending_player", C + ("310.8d" if via else "508.1b"), player=p, via=via)
+            st.trace.emit("defending_player", _defending_clause(st, via), player=p, via=via)
     for cid, target in attacks.items():  # 508.1m: attack triggers
         for n in st.params(st.card(cid), "attack_drain"):
             st.pending.append(StackItem(cid, st.active, "attack_drain", [], {"n": n, "target": target}))
@@ -105,9 +106,20 @@ def declare_attackers(st: State, script: Script) -> bool:
     return True
 
 
+def _defending_clause(st: State, via: str | None) -> str:
+    """Who the defending player is: 310.8d when a battle's protector, not its controller, defends it ("その攻撃
+    されているバトルに関して「防御プレイヤー」を参照するすべてのルールや効果は、それのコントローラーではなく守る者を
+    参照する"); else 506.2 in a two-player game ("the nonactive player is the defending player") and 506.2a in a
+    multiplayer game ("there may be one or more defending players, depending on the variant being played and the
+    options chosen for it"; the readings: mtg:A-multiplayer-defending, mtg:A-two-headed-giant)."""
+    if via is not None:
+        return C + "310.8d"
+    return C + ("506.2" if len(st.board.players) == 2 else "506.2a")
+
+
 def _defending_players(st: State, attacks: dict[str, str]) -> list[str]:
-    """506.2/310.8d: the attacked players, controllers of attacked planeswalkers, protectors of attacked
-    battles; in Two-Headed Giant, their whole team (the seed's 双頭巨人戦 note)."""
+    """506.2/506.2a/310.8d: the attacked players, controllers of attacked planeswalkers, protectors of attacked
+    battles; in Two-Headed Giant, their whole team (assumption mtg:A-two-headed-giant)."""
     out = {st.defending_for(t) for t in attacks.values()} - {None}
     if st.two_headed:
         out |= {p for p in st.alive() for q in list(out) if st.teammates(p, q)}
@@ -115,13 +127,16 @@ def _defending_players(st: State, attacks: dict[str, str]) -> list[str]:
 
 
 def resolve_attack_drain(st: State, item: StackItem) -> None:
-    """508.5/310.8d: "the defending player" for a creature attacking a battle is the battle's protector."""
+    """508.5: "the defending player" of an attacking creature is the player it attacks, the planeswalker's
+    controller or the battle's protector; 310.8d when that protector is not the battle's controller ("バトルを守る
+    者がそのコントローラーでない場合")."""
     target = item.data["target"]
     who = st.defending_for(target) if target is not None else None
     battle = target in st.board.cards and st.is_battle(st.card(target))
+    not_controller = battle and st.card(target).props.get("protector") != st.card(target).controller
     st.trace.emit("resolved", C + "508.1m", card=item.card, ability="attack_drain", player=item.controller)
     if who is not None and who not in st.lost:
-        lose_life(st, who, item.data["n"], C + ("310.8d" if battle else "508.5"))
+        lose_life(st, who, item.data["n"], C + ("310.8d" if not_controller else "508.5"))
 
 
 # -- declare blockers ------------------------------------------------------------------------
@@ -179,8 +194,8 @@ def declare_blockers(st: State, script: Script) -> None:
     for p in list(cb.defending):
         if p in st.lost:
             continue
-        clause = C + ("310.8c" if _protects_attacked(st, p) else "509.1a")
-        _, mine = script.decide(p, ("declare_blockers",), clause, _blockers_valid(st, p, blocks))
+        # 509.1a: one declaration, for attackers of the player, their planeswalkers and the battles they protect
+        _, mine = script.decide(p, ("declare_blockers",), C + "509.1a", _blockers_valid(st, p, blocks))
         blocks.update(mine)
     if blocks:
         with st.trace.simultaneous():
@@ -202,11 +217,6 @@ def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
         prot = st.card(target).props.get("protector")
         return C + ("310.8c" if st.card(blocker).controller == prot else "summary.two-headed-giant")
     return C + "509.1g"
-
-
-def _protects_attacked(st: State, p: str) -> bool:
-    return any(t in st.board.cards and st.is_battle(st.card(t)) and st.card(t).props.get("protector") == p
-               for t in st.combat.attackers.values())
 
 
 # -- combat damage ---------------------------------------------------------------------------

@@ -230,8 +230,9 @@ def _gain_control(st: State, item: StackItem, _: Any) -> None:
 
 
 def _become_copy(st: State, item: StackItem, _: Any) -> None:
-    """310.8g: a battle that becomes a copy of another battle keeps its protector; a nonbattle has none
-    (310.10 follows). A creature in combat that so becomes a battle is removed from combat (the seed:
+    """707.2: the copy acquires the original's copiable values; 310.8g: a battle that becomes a copy of another
+    battle keeps its protector. A nonbattle that so becomes a battle has none: the 310.10 SBA that follows chooses
+    one (its protector_chosen carries 310.10). A creature in combat that so becomes a battle is removed from combat (the seed:
     "何らかの方法で攻撃やブロックをしているクリーチャーをバトルにした場合、それは戦闘から取り除かれる")."""
     target, original = (st.card(x) for x in item.targets)
     was_battle = st.is_battle(target)
@@ -240,7 +241,7 @@ def _become_copy(st: State, item: StackItem, _: Any) -> None:
     with st.trace.simultaneous():
         target.props["copy_of"] = original.name
         target.abilities = normalize_abilities(st.face_def(target).get("abilities", []))
-        st.trace.emit("became_copy", C + ("310.8g" if was_protected else "310.10"), card=target.id, of=original.id)
+        st.trace.emit("became_copy", C + ("310.8g" if was_protected else "707.2"), card=target.id, of=original.id)
         if (not was_battle and st.is_battle(target) and st.combat
                 and (target.id in st.combat.attackers or target.id in st.combat.blockers)):
             sba.remove_from_combat(st, target.id, emit=True, clause=C + "summary.no-combat")

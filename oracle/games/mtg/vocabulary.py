@@ -142,6 +142,26 @@ CARD_FIELDS = {
     "toughness": "int",
 }
 
+FIELD_EVENTS = {
+    "zone": ("moved", "cast"),
+    "controller": ("control_changed",),
+    "face": ("cast",),
+    "types": ("types_changed", "became_copy"),
+    "subtypes": ("types_changed", "became_copy"),
+    "tapped": ("tapped",),
+    "defense": ("counters_placed", "counters_removed"),
+    "counters": ("counters_placed", "counters_removed"),
+    "protector": ("protector_chosen",),
+    "attacking": ("became_attacker", "removed_from_combat", "combat_ended"),
+    "blocking": ("became_blocker", "removed_from_combat", "combat_ended"),
+    "attached_to": ("unattached",),
+    "damage": ("damaged",),
+    "power": ("types_changed", "became_copy"),
+    "toughness": ("types_changed", "became_copy"),
+    "life": ("life_changed",),
+    "lost": ("lost", "left_game"),
+}
+
 VOCABULARY = Vocabulary(
     game="mtg",
     events=EVENTS,
@@ -151,4 +171,5 @@ VOCABULARY = Vocabulary(
     abilities=ABILITIES,
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
+    field_events=FIELD_EVENTS,
 )
