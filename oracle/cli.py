@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -72,7 +73,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
+    args.argv = argv
     if args.version:
         from . import __version__
 
@@ -123,7 +126,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     suite = load_suite(args.cases, games=games)
     try:
         engine = make_engine(args.engine)
-        command = "tcg-oracle " + " ".join(sys.argv[1:]) if sys.argv and "tcg-oracle" in sys.argv[0] else None
+        command = "tcg-oracle " + shlex.join(args.argv)  # quoted: pasted into a shell it reproduces the run
         try:
             with _progress(len(suite.cases), quiet=args.quiet) as advance:
                 results = run_suite(engine, suite, ruleset=args.ruleset, k=args.k, games=games,

@@ -121,3 +121,15 @@ def test_run_imports_neither_z3_nor_hypothesis(tmp_path):
             "print(sorted(m for m in ('z3', 'hypothesis') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert r.stdout.strip().endswith("[]"), r.stdout + r.stderr
+
+
+def test_the_recorded_command_reproduces_the_run(tmp_path):
+    """results.json's command is shell-quoted: pasted into a shell it gives the same arguments back."""
+    import shlex
+
+    args = ["run", "--game", "ijinden", "-k", "d1.tie or d1.zero", "--engine", "cmd:tcg-oracle serve",
+            "--results", str(tmp_path / "r.json"), "--report", ""]
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    command = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["command"]
+    assert shlex.split(command) == ["tcg-oracle", *args]

@@ -54,7 +54,7 @@ def test_cases_are_items_with_ruling_and_divergence(toy_project):
     result.stdout.fnmatch_lines([
         "*FAIL: toy.unblocked-wins (*basic.yaml:1)*",
         "*ruling (toy-rules): toy rules (harness test fixture)*",
-        "*first divergence (winner): winner is 'alice', expected 'bob'*",
+        '*first divergence (winner): winner is "alice", expected "bob"*',
         "*PASSED cases/toy/refusals.yaml::toy.refuse.tapped-attacker*",
     ])
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -19,6 +20,11 @@ from ..loader import resolve_primary
 from ..model import Case, CaseReply, Divergence, TraceEntry
 
 DECISION_KINDS = ("decided", "rejected")
+
+
+def _j(value: Any) -> str:
+    """A value as JSON (what engine authors send and see), not as a Python repr."""
+    return json.dumps(value, ensure_ascii=False, default=str)
 CONTEXT = 3
 
 
@@ -39,6 +45,22 @@ def _context(trace: list[TraceEntry], around: int | None) -> list[TraceEntry]:
     if around is None:
         return trace[-2 * CONTEXT:]
     return [e for e in trace if abs(e.moment - around) <= CONTEXT]
+
+
+def vocabulary_problems(reply: CaseReply, game: str) -> str | None:
+    """The event vocabulary is closed: an event kind or field the game does not define is a broken reply
+    (a misspelt kind would otherwise pass unseen in a moment no case asserts)."""
+    events = registry.get(game).vocabulary.events
+    for e in reply.trace:
+        spec = events.get(e.kind)
+        if spec is None:
+            return (f"the reply's trace has an event {_j(e.kind)} (moment {e.moment}) that is not in the {game} "
+                    f"vocabulary; the events are listed in the README's {game} vocabulary")
+        extra = sorted(set(e.args) - set(spec.fields))
+        if extra:
+            return (f"the reply's event {_j(e.kind)} (moment {e.moment}) has field(s) {_j(extra)} it does not "
+                    f"define; its fields are {_j(list(spec.fields))}")
+    return None
 
 
 def compare(case: Case, reply: CaseReply) -> Verdict:
@@ -70,12 +92,12 @@ def _check_rejections(case: Case, trace: list[TraceEntry], asserted: list[str]) 
             return Divergence(what="rejection", index=at, expected=f"decision {at} accepted",
                               actual=e.args, context=_context(trace, e.moment),
                               message=f"decision {at} ({_decision(case, at)}) was refused with "
-                                      f"{e.args.get('reason')!r}, but the case expects it to be accepted")
+                                      f"{_j(e.args.get('reason'))}, but the case expects it to be accepted")
         if e.args.get("reason") != expected[at]:
             return Divergence(what="rejection", index=at, expected={"at": at, "reason": expected[at]},
                               actual=e.args, context=_context(trace, e.moment),
-                              message=f"decision {at} was refused with reason {e.args.get('reason')!r}, "
-                                      f"expected {expected[at]!r}")
+                              message=f"decision {at} was refused with reason {_j(e.args.get('reason'))}, "
+                                      f"expected {_j(expected[at])}")
         after = trace[i + 1] if i + 1 < len(trace) else None
         if after is not None and after.kind not in DECISION_KINDS:
             return Divergence(what="rejection", index=at, expected="no change after a refused decision",
@@ -90,7 +112,7 @@ def _check_rejections(case: Case, trace: list[TraceEntry], asserted: list[str]) 
                               actual=accepted.args if accepted else "decision never reached",
                               context=_context(trace, accepted.moment if accepted else None),
                               message=f"decision {at} ({_decision(case, at)}) should be refused with "
-                                      f"{reason!r}, but it was " + ("accepted" if accepted else "never reached"))
+                                      f"{_j(reason)}, but it was " + ("accepted" if accepted else "never reached"))
     return None
 
 
@@ -130,9 +152,9 @@ def _check_events(case: Case, trace: list[TraceEntry], asserted: list[str]) -> D
             return Divergence(
                 what="moment", index=i, expected=_pattern(exp), actual=_show(near) if near else None,
                 context=_context(trace, near[0].moment if near else None),
-                message=f"expected moment {i} {_pattern(exp)} was not found"
+                message=f"expected moment {i} {_j(_pattern(exp))} was not found"
                         + (f" after moment {actual[pos - 1][0].moment}" if pos else "")
-                        + (f"; nearest: {_show(near)}" if near else "; the trace ended"))
+                        + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
         _credit(asserted, actual[j])
         pos = j + 1
     return None
@@ -159,7 +181,7 @@ def _check_winner(case: Case, reply: CaseReply, trace: list[TraceEntry], asserte
     if reply.winner != case.expect.winner:
         return Divergence(what="winner", expected=case.expect.winner, actual=reply.winner,
                           context=_context(trace, None),
-                          message=f"winner is {reply.winner!r}, expected {case.expect.winner!r}")
+                          message=f"winner is {_j(reply.winner)}, expected {_j(case.expect.winner)}")
     # "nobody won" matches no trace entry, so it credits no clause (only the win event does)
     _credit(asserted, [e for e in trace if e.kind == "won"])
     return None
@@ -180,18 +202,18 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
             if not ok:
                 return Divergence(what="final", expected={"players": {pid: {f: want}}},
                                   actual={"players": {pid: {f: got}}}, context=_context(trace, None),
-                                  message=f"final players.{pid}.{f} is {got!r}, expected {want!r}")
+                                  message=f"final players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
     for cid, fields in (final.get("cards") or {}).items():
         have = (actual.get("cards") or {}).get(cid)
         if have is None:
             return Divergence(what="final", expected={"cards": {cid: fields}}, actual=None,
-                              context=_context(trace, None), message=f"final state has no card {cid!r}")
+                              context=_context(trace, None), message=f"final state has no card {_j(cid)}")
         for f, want in (fields or {}).items():
             if not same(want, have.get(f)):
                 return Divergence(what="final", expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
-                                  message=f"final cards.{cid}.{f} is {have.get(f)!r}, expected {want!r}")
+                                  message=f"final cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
 

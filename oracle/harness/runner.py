@@ -15,7 +15,7 @@ from .. import __version__
 from ..core.errors import EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseResult, EngineInfo, Results
-from .compare import compare
+from .compare import compare, vocabulary_problems
 from .engine import Engine
 from .request import make_request
 from .select import haystack, matcher
@@ -70,6 +70,10 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     duration = time.perf_counter() - start
     if reply.error:
         return CaseResult(status="error", error=reply.error, duration=duration,
+                          trace=list(reply.trace) if keep_trace else None, **base)
+    broken = vocabulary_problems(reply, case.game)
+    if broken:
+        return CaseResult(status="error", error=broken, duration=duration,
                           trace=list(reply.trace) if keep_trace else None, **base)
     verdict = compare(case, reply)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,

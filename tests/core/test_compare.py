@@ -132,3 +132,14 @@ def test_booleans_are_not_numbers():
     final = {"cards": {"a": {"sleeping": True}}}
     v = compare(case({"final": final}), reply(final={"cards": {"a": {"sleeping": 1}}}))
     assert v.status == "fail"
+
+
+def test_events_outside_the_closed_vocabulary_break_the_reply():
+    from oracle.harness.compare import vocabulary_problems
+
+    assert vocabulary_problems(reply(), "ijinden") is None
+    bad_kind = TRACE + [e(9, "became_atacker", card="a")]
+    assert '"became_atacker" (moment 9) that is not in the ijinden vocabulary' in vocabulary_problems(
+        reply(trace=bad_kind), "ijinden")
+    bad_field = TRACE + [e(9, "slept", card="a", why="tired")]
+    assert 'has field(s) ["why"]' in vocabulary_problems(reply(trace=bad_field), "ijinden")

@@ -103,7 +103,7 @@ def test_misreading_is_a_failure_with_divergence(tmp_path):
     code, res = run_cli(tmp_path, "--engine", toy_cmd("--misread", "toy.unblocked-wins"))
     case = by_id(res)["toy.unblocked-wins"]
     assert code == 1 and case["status"] == "fail"
-    assert case["divergence"]["message"].startswith("expected moment 1 [{'won': {'player': 'alice'}}] was not found")
+    assert case["divergence"]["message"].startswith('expected moment 1 [{"won": {"player": "alice"}}] was not found')
 
 
 @pytest.mark.parametrize("flags, says", [

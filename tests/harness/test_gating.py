@@ -105,7 +105,7 @@ def test_junit(tmp_path):
     assert len(cases) == 16 and root.get("tests") == "16"
     assert (root.get("failures"), root.get("errors"), root.get("skipped")) == ("1", "1", "1")
     failure = cases["toy.unblocked-wins"].find("failure")
-    assert failure.get("message").startswith("expected moment 1 [{'won': {'player': 'alice'}}] was not found")
+    assert failure.get("message").startswith('expected moment 1 [{"won": {"player": "alice"}}] was not found')
     assert "ruling (toy-rules): toy rules (harness test fixture)" in failure.text
     assert "exited (code 7)" in cases["toy.end-turn"].find("error").get("message")
     assert cases["toy.more.edition-2-only"].find("skipped") is not None
