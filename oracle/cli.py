@@ -66,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
     exp.add_argument("case_id", metavar="CASE_ID")
     exp.add_argument("--engine", default="reference", metavar="SPEC")
+    exp.add_argument("--request", action="store_true",
+                     help="print the JSON request line an engine receives for this case, and nothing else")
 
     bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")

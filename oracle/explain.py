@@ -281,4 +281,24 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "request", False):
+        return print_request(args.case_id)
     return explain(args.case_id, getattr(args, "engine", "reference") or "reference")
+
+
+def print_request(case_id: str) -> int:
+    """The request line the harness sends an engine for this case, exactly (JSON lines protocol)."""
+    import sys
+
+    from .harness.request import make_request
+    from .harness.runner import choose_ruleset
+    from .loader import load_suite
+
+    lc, near = find_case(case_id, load_suite())
+    if lc is None:
+        print(f"tcg-oracle explain: no case {case_id!r}" + (". Did you mean: " + ", ".join(near) if near else ""),
+              file=sys.stderr)
+        return EXIT_USAGE
+    ruleset, _ = choose_ruleset(lc, None)
+    print(make_request(lc.case, ruleset).model_dump_json())
+    return 0

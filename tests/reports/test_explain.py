@@ -73,3 +73,15 @@ def test_unknown_and_partial_ids(toy, capsys):
     assert main(Namespace(case_id="nothing-like-it", engine="reference")) == 2
     assert main(Namespace(case_id="rtoy.xss.title", engine="no-such-kind")) == 2
     assert "<script>alert(1)</script>" in capsys.readouterr().out  # shown as text, not markup
+
+
+def test_request_prints_the_exact_protocol_line(toy, capsys):
+    import json
+
+    from oracle.explain import print_request
+
+    assert print_request("rtoy.win.unblocked") == 0
+    line = capsys.readouterr().out.strip()
+    msg = json.loads(line)
+    assert msg["type"] == "case" and msg["id"] == "rtoy.win.unblocked" and msg["script"] and msg["setup"]
+    assert print_request("no.such.case") == 2
