@@ -25,11 +25,7 @@ from typing import Any, Mapping, NamedTuple
 import yaml
 
 from .model import SCHEMA_VERSION, STATUSES, Results
-
-try:  # the C loader is much faster; fall back where libyaml is missing
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader  # type: ignore[misc]
+from .yamlfile import YamlSyntaxError, compose
 
 RANK: dict[str, int] = {"pass": 3, "skip": 2, "fail": 1, "error": 0}
 """Statuses from best to worst; a status lower than the baseline's is a regression."""
@@ -120,22 +116,10 @@ def load_baseline(path: str | Path) -> Baseline:
 def _load_yaml(text: str, path: Path) -> tuple[Any, dict[str, int]]:
     """The document, and the line of each case id under ``cases`` (from the node marks)."""
     try:
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        problem = getattr(exc, "problem", None) or str(exc)
-        notes = [f"column {mark.column + 1}"] if mark else []
-        context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-        if context and cmark:
-            notes.append(f"{context} started at line {cmark.line + 1}")
-        detail = f" ({'; '.join(notes)})" if notes else ""
-        raise BaselineError(f"baseline {where}: YAML syntax error: {problem}{detail}") from None
+        data, node = compose(text)
+    except YamlSyntaxError as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise BaselineError(f"baseline {where}: {exc.message}") from None
     lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:

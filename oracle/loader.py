@@ -20,11 +20,7 @@ from pydantic import ValidationError
 from . import paths, registry
 from .core.errors import CaseFileError
 from .model import CardDef, CardPool, Case, Catalog
-
-try:  # the C loader is much faster; fall back where libyaml is missing
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader  # type: ignore[misc]
+from .yamlfile import YamlSyntaxError, compose
 
 CATALOG_FILE = "rules.yaml"
 CARDS_FILE = "cards.yaml"
@@ -50,18 +46,9 @@ class Suite:
 
 def _compose(text: str, path: str) -> tuple[Any, yaml.Node | None]:
     try:
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise CaseFileError(path, f"YAML syntax error: {problem}", line=line) from None
-    return data, node
+        return compose(text)
+    except YamlSyntaxError as exc:
+        raise CaseFileError(path, exc.message, line=exc.line) from None
 
 
 def _line_of(node: yaml.Node | None, loc: Iterable[Any]) -> int | None:
