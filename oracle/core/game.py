@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol, TypeVar
 
 from ..model import CaseReply, CaseRequest, TraceEntry
@@ -21,6 +23,22 @@ class Game(Protocol):
     vocabulary: Vocabulary
 
     def run(self, request: CaseRequest) -> CaseReply: ...
+
+
+@dataclass(frozen=True)
+class GameModule:
+    """A game of the registry as data: its names, seed and vocabulary; ``rules`` names the module whose
+    ``run(request)`` is the reference engine, imported on first use (looking up a game's vocabulary, as
+    the loader does, stays light)."""
+
+    name: str
+    title: str
+    seed: str
+    vocabulary: Vocabulary
+    rules: str
+
+    def run(self, request: CaseRequest) -> CaseReply:
+        return importlib.import_module(self.rules).run(request)
 
 
 def run_procedure(

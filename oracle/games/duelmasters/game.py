@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-from ...model import CaseReply, CaseRequest
+from ...core.game import GameModule
 from .vocabulary import VOCABULARY
 
-
-class DuelMasters:
-    name = "duelmasters"
-    title = "Duel Masters (デュエル・マスターズ)"
-    seed = "002_5341a325e7af91cc.txt"
-    vocabulary = VOCABULARY
-
-    def run(self, request: CaseRequest) -> CaseReply:
-        from .rules import run  # noqa: PLC0415
-
-        return run(request)
-
-
-GAME = DuelMasters()
+GAME = GameModule(name="duelmasters", title="Duel Masters (デュエル・マスターズ)", seed="002_5341a325e7af91cc.txt", vocabulary=VOCABULARY,
+                  rules="oracle.games.duelmasters.rules")
