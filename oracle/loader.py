@@ -256,6 +256,10 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
             problems.append((("assumptions", i), f"unknown assumption {a!r} (list it in the catalog's assumptions)"))
 
     players = set(case.setup.players)
+    low, high = voc.players
+    if len(players) < low or (high is not None and len(players) > high):
+        many = f"{low}" if low == high else f"{low} or more" if high is None else f"{low} to {high}"
+        problems.append((("setup", "players"), f"{case.game} is played by {many} players; the setup has {len(players)}"))
     card_ids: set[str] = set()
     for pid, p in case.setup.players.items():
         for zone, content in p.zones.items():

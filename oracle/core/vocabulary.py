@@ -41,6 +41,8 @@ class Vocabulary:
     abilities: dict[str, AbilitySpec]
     player_fields: dict[str, str] = field(default_factory=dict)
     card_fields: dict[str, str] = field(default_factory=dict)
+    players: tuple[int, int | None] = (2, None)
+    """How many players a setup may have (at least, at most; None = no limit)."""
     field_events: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Final-state field -> the event kinds that change it. A ``final`` expectation on that field credits
     (asserted coverage) the clause of the last such event of the card or player; a field no event changed

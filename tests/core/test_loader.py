@@ -154,3 +154,9 @@ def test_catalog_needs_one_default_ruleset(tmp_path):
     (game / "rules.yaml").write_text(CATALOG.replace("default: true", "default: false"), encoding="utf-8")
     with pytest.raises(CaseFileError, match="default"):
         load_catalog("ijinden", tmp_path)
+
+
+def test_a_setup_with_more_players_than_the_game_allows(root):
+    write(root, "bad.yaml", GOOD.replace("    bob: {}", "    bob: {}\n    carol: {}"))
+    err = only_error(root)
+    assert err.field == "setup.players" and "ijinden is played by 2 players; the setup has 3" in err.message

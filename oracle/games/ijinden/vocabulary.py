@@ -150,4 +150,5 @@ VOCABULARY = Vocabulary(
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
     field_events=FIELD_EVENTS,
+    players=(2, 2),
 )
