@@ -376,6 +376,11 @@ class Hello(Frozen):
     engine: EngineInfo
     games: list[str]
     capabilities: list[str] = Field(default_factory=list)
+    abilities: dict[str, list[str]] | None = Field(
+        default=None,
+        description="Per game, the abilities of the game's vocabulary this engine implements; a case whose "
+                    "cards use any other is skipped (an engine grows feature by feature). A game left out, "
+                    "or no `abilities` at all: every ability.")
 
 
 class CaseRequest(Frozen):

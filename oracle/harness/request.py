@@ -15,6 +15,28 @@ def used_cards(case: Case) -> set[str]:
     return names
 
 
+def used_abilities(case: Case) -> set[str]:
+    """The ability names the case's cards use: their card-pool entries (both faces) and what the setup
+    adds."""
+    pool = load_cards(case.game)
+    names: set[str] = set()
+
+    def add(refs) -> None:
+        names.update(r if isinstance(r, str) else next(iter(r)) for r in refs)
+
+    for n in used_cards(case):
+        card = pool.get(n)
+        while card is not None:
+            add(card.abilities)
+            card = card.back
+    for p in case.setup.players.values():
+        for content in p.zones.values():
+            if not isinstance(content, int):
+                for cs in content:
+                    add(cs.abilities)
+    return names
+
+
 def make_request(case: Case, ruleset: str) -> CaseRequest:
     pool = load_cards(case.game)
     cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in sorted(used_cards(case))}

@@ -14,10 +14,10 @@ from typing import Callable, Iterable
 from .. import __version__
 from ..core.errors import EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
-from ..model import CaseResult, EngineInfo, Results
+from ..model import CaseResult, EngineInfo, Hello, Results
 from .compare import compare, vocabulary_problems
 from .engine import Engine
-from .request import make_request
+from .request import make_request, used_abilities
 from .select import haystack, matcher
 
 
@@ -110,13 +110,9 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     try:
         for n, lc in cases:
             rs, skip = choose_ruleset(lc, ruleset)
+            skip = skip or _unsupported(lc, hello, info.name)
             if skip:
                 res = CaseResult(id=lc.case.id, game=lc.case.game, status="skip", skip_reason=skip,
-                                 rules=list(lc.case.rules), file=lc.path, line=lc.line, title=lc.case.title,
-                                 engine=info.name, order=n)
-            elif lc.case.game not in hello.games:
-                res = CaseResult(id=lc.case.id, game=lc.case.game, status="skip",
-                                 skip_reason=f"engine {info.name} does not play {lc.case.game}",
                                  rules=list(lc.case.rules), file=lc.path, line=lc.line, title=lc.case.title,
                                  engine=info.name, order=n)
             else:
@@ -140,6 +136,19 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     if aborted is not None:
         raise EngineAborted(aborted, out)
     return out
+
+
+def _unsupported(lc: LoadedCase, hello: Hello, engine: str) -> str | None:
+    """Why the engine cannot be asked this case: it does not play the game, or the case's cards use an
+    ability the engine declared it does not implement (``hello.abilities``)."""
+    game = lc.case.game
+    if game not in hello.games:
+        return f"engine {engine} does not play {game}"
+    if hello.abilities is not None and game in hello.abilities:
+        missing = sorted(used_abilities(lc.case) - set(hello.abilities[game]))
+        if missing:
+            return f"needs abilities engine {engine} does not declare: {', '.join(missing)}"
+    return None
 
 
 def _game_of(path: str) -> str | None:
