@@ -133,3 +133,15 @@ def test_the_recorded_command_reproduces_the_run(tmp_path):
     assert r.returncode == 0, r.stderr
     command = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["command"]
     assert shlex.split(command) == ["tcg-oracle", *args]
+
+
+def test_k_matches_the_abilities_a_case_uses(tmp_path):
+    r = cli("run", "--game", "ijinden", "-k", "arena", "--results", str(tmp_path / "r.json"), "--report", "")
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert r.returncode == 0 and data["cases"]
+    from oracle.harness.request import used_abilities
+    from oracle.loader import load_suite
+
+    uses_arena = {lc.case.id for lc in load_suite(games=["ijinden"]).cases
+                  if "arena" in used_abilities(lc.case) or "arena" in lc.case.id or "arena" in lc.case.title.lower()}
+    assert {c["id"] for c in data["cases"]} == uses_arena

@@ -1,6 +1,7 @@
 """``-k EXPR``: pytest-style selection of cases by words of their id, title, game and clause ids.
 
-``-k "ijinden and not qa"`` keeps the Ijinden cases whose id or title does not contain ``qa``.
+``-k "ijinden and not qa"`` keeps the Ijinden cases whose id or title does not contain ``qa``;
+``-k "ijinden and not arena"`` those whose cards do not use 円形闘技場's ability.
 """
 
 from __future__ import annotations
@@ -75,4 +76,8 @@ def matcher(expr: str):
 
 
 def haystack(case) -> str:
-    return " ".join([case.id, case.title, case.game, *case.rules, *case.features]).lower()
+    """What ``-k`` words match: id, title, game, clause ids, features, and the abilities its cards use."""
+    from .request import used_abilities  # noqa: PLC0415
+
+    return " ".join([case.id, case.title, case.game, *case.rules, *case.features,
+                     *sorted(used_abilities(case))]).lower()
