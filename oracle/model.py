@@ -49,14 +49,21 @@ class SeedSource(Frozen):
 
 
 class ExternalSource(Frozen):
-    """A ruling from an official document that is not among the seeds."""
+    """A ruling from a document that is not among the seeds: which document, which edition, where to find
+    it (URL or page) and the quote."""
 
     kind: Literal["external"]
-    document: str
-    edition: str | None = None
+    document: str = Field(min_length=1)
+    edition: str = Field(min_length=1)
     url: str | None = None
     page: str | None = None
     quote: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _where(self) -> "ExternalSource":
+        if not (self.url or self.page):
+            raise ValueError("an external source says where to find it: give url or page")
+        return self
 
 
 class GeneratedSource(Frozen):

@@ -16,7 +16,7 @@ BROKEN = textwrap.dedent("""\
     game: ijinden
     rulesets: [ijinden-rulecard-2.0-231225]
     title: a case naming a card that does not exist
-    source: {kind: external, document: test, quote: test}
+    source: {kind: external, document: test, edition: "1", page: "1", quote: test}
     rules: ["ijinden:A1"]
     setup:
       active: alice

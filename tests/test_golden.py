@@ -113,20 +113,3 @@ def test_every_testable_clause_is_asserted_by_two_passing_cases(game, asserted_b
             if c.testable and len(asserted_by.get(c.id, ())) < 2}
     assert not thin, f"clauses asserted by fewer than two passing cases: {thin}"
 
-
-def _external_sources():
-    for lc in SUITE.cases:
-        if lc.case.source.kind == "external":
-            yield lc.case.id, lc.case.source
-    for game in registry.names():
-        for card in load_cards(game).values():
-            if card.source is not None and card.source.kind == "external":
-                yield f"card {card.name}", card.source
-
-
-@pytest.mark.parametrize("where, source", list(_external_sources()), ids=lambda x: x if isinstance(x, str) else "")
-def test_external_sources_name_edition_and_where_to_find_them(where, source):
-    """DESIGN: an external source gives document, edition, URL or page, and the quote."""
-    assert source.document and source.quote, where
-    assert source.edition, f"{where}: external source without an edition"
-    assert source.url or source.page, f"{where}: external source without a URL or page"

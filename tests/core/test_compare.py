@@ -10,7 +10,7 @@ from oracle.model import Case, CaseReply, TraceEntry
 def case(expect, script=None):
     return Case.model_validate({
         "id": "t.case", "game": "ijinden", "rulesets": ["r"], "title": "t",
-        "source": {"kind": "external", "document": "d", "quote": "q"}, "rules": ["ijinden:A3"],
+        "source": {"kind": "external", "document": "d", "edition": "1", "page": "1", "quote": "q"}, "rules": ["ijinden:A3"],
         "setup": {"active": "alice", "players": {"alice": {}, "bob": {}}},
         "script": script or [{"alice": {"declare_attackers": ["a"]}}, {"bob": {"declare_blockers": {}}}],
         "expect": expect,

@@ -33,7 +33,7 @@ id: t.good
 game: ijinden
 rulesets: [r1]
 title: a good case
-source: {kind: external, document: d, quote: q}
+source: {kind: external, document: d, edition: "1", page: "1", quote: q}
 rules: ["ijinden:A3"]
 setup:
   active: alice
@@ -160,3 +160,12 @@ def test_a_setup_with_more_players_than_the_game_allows(root):
     write(root, "bad.yaml", GOOD.replace("    bob: {}", "    bob: {}\n    carol: {}"))
     err = only_error(root)
     assert err.field == "setup.players" and "ijinden is played by 2 players; the setup has 3" in err.message
+
+
+def test_an_external_source_needs_edition_and_where_to_find_it(root):
+    write(root, "bad.yaml", GOOD.replace('edition: "1", ', ""))
+    err = only_error(root)
+    assert (err.field, err.message, err.line) == ("source.edition", "Field required", 6)
+    write(root, "bad.yaml", GOOD.replace('page: "1", ', ""))
+    err = only_error(root)
+    assert err.field == "source" and "give url or page" in err.message

@@ -151,7 +151,7 @@ CATALOG = {
 
 def _case(cid: str, title: str, alice_card: str, script: list, expect: dict, **extra) -> dict:
     return {"id": cid, "game": GAME_NAME, "rulesets": ["rtoy-1"], "title": title,
-            "source": {"kind": "external", "document": "Report toy rules", "url": "https://example.org/rtoy",
+            "source": {"kind": "external", "document": "Report toy rules", "edition": "1", "url": "https://example.org/rtoy",
                        "quote": f"Quote of {title}"},
             "rules": extra.pop("rules", ["rtoy:ATTACK", "rtoy:FIGHT"]),
             "setup": {"active": "alice", "players": {
