@@ -155,6 +155,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         from .harness.baseline import gate
 
         code = gate(results, args.baseline, update=args.update_baseline)
+        if results.partial and code == EXIT_OK:
+            code = EXIT_FAIL
     elif results.summary.get("fail") or results.summary.get("error"):
         code = EXIT_FAIL
     if suite.errors:

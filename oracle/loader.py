@@ -88,7 +88,11 @@ _UNION_TAGS = re.compile(r"^(seed|external|generated|int|list\[.*\]|str|dict\[.*
 
 
 def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(p for p in loc if not (isinstance(p, str) and _UNION_TAGS.match(p)))
+    loc = tuple(p for p in loc if not (isinstance(p, str) and _UNION_TAGS.match(p)))
+    # a moment's short form (a list, or one event) is wrapped as {events: [...]}: not a field of the file
+    if loc[:2] == ("expect", "events") and len(loc) > 3 and isinstance(loc[2], int) and loc[3] == "events":
+        loc = loc[:3] + loc[4:]
+    return loc
 
 
 def _validation_errors(exc: ValidationError, path: str, node: yaml.Node | None, case_id: str | None,
@@ -193,7 +197,8 @@ def case_files(paths_: Iterable[Path]) -> list[Path]:
             out.extend(f for f in sorted(p.rglob("*.y*ml")) if f.name not in NOT_CASES)
         elif p.name not in NOT_CASES:
             out.append(p)
-    return out
+    seen: set[Path] = set()  # a file named twice (a folder and a file in it) is one file, loaded once
+    return [f for f in out if not (f.resolve() in seen or seen.add(f.resolve()))]
 
 
 def load_suite(paths_: Iterable[Path] | None = None, *, games: Iterable[str] | None = None,

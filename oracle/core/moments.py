@@ -29,10 +29,40 @@ def same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict) and isinstance(actual, dict):
         return all(k in actual and same(v, actual[k]) for k, v in expected.items())
     if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and sorted(map(repr, expected)) == sorted(map(repr, actual))
+        return len(expected) == len(actual) and _pairs(expected, actual, same)
     if isinstance(expected, bool) or isinstance(actual, bool):
         return expected is actual
     return expected == actual
+
+
+def _pairs(expected: list[Any], actual: list[Any], match: Any) -> bool:
+    """A one-to-one pairing of ``expected`` with ``actual`` (a multiset comparison), each pair matching.
+    Scalars first, greedily (matching scalars is an equivalence, so greedy is exact and never backtracks
+    through the permutations of equal elements); then the rest by search."""
+    used = [False] * len(actual)
+    rest = []
+    for e in expected:
+        if isinstance(e, (dict, list)):
+            rest.append(e)
+            continue
+        j = next((j for j, a in enumerate(actual) if not used[j] and match(e, a)), None)
+        if j is None:
+            return False
+        used[j] = True
+    expected = rest
+
+    def assign(i: int) -> bool:
+        if i == len(expected):
+            return True
+        for j, a in enumerate(actual):
+            if not used[j] and match(expected[i], a):
+                used[j] = True
+                if assign(i + 1):
+                    return True
+                used[j] = False
+        return False
+
+    return assign(0)
 
 
 def event_matches(kind: str, fields: dict[str, Any], entry: TraceEntry) -> bool:

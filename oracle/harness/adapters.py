@@ -12,6 +12,7 @@ import importlib
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -140,6 +141,11 @@ class SubprocessEngine:
             self._sel = None
         if proc.poll() is None:
             proc.kill()
+        if hasattr(os, "killpg"):  # and what it started (a wrapper's real engine): its session's group
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:  # the group is gone already
+                pass
         try:
             code = proc.wait(5)
         except subprocess.TimeoutExpired:  # pragma: no cover

@@ -87,6 +87,10 @@ def _check_rejections(case: Case, trace: list[TraceEntry], asserted: list[str]) 
         if e.kind != "rejected":
             continue
         at = e.args.get("at")
+        if not isinstance(at, int) or isinstance(at, bool):  # a broken reply: fail the case, never crash
+            return Divergence(what="rejection", expected="a refusal naming its decision (at: N)",
+                              actual=e.args, context=_context(trace, e.moment),
+                              message=f"a refusal names no decision index: \"at\" is {_j(at)}")
         seen.add(at)
         if at not in expected:
             return Divergence(what="rejection", index=at, expected=f"decision {at} accepted",
@@ -194,7 +198,7 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
     voc = registry.get(case.game).vocabulary
     actual = reply.final or {}
     for pid, fields in (final.get("players") or {}).items():
-        have = (actual.get("players") or {}).get(pid, {})
+        have = _part(_part(actual.get("players")).get(pid))
         for f, want in (fields or {}).items():
             got = have.get(f)
             counted = isinstance(want, int) and not isinstance(want, bool) and isinstance(got, list)
@@ -205,8 +209,8 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
                                   message=f"final players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
     for cid, fields in (final.get("cards") or {}).items():
-        have = (actual.get("cards") or {}).get(cid)
-        if have is None:
+        have = _part(actual.get("cards")).get(cid)
+        if not isinstance(have, dict):
             return Divergence(what="final", expected={"cards": {cid: fields}}, actual=None,
                               context=_context(trace, None), message=f"final state has no card {_j(cid)}")
         for f, want in (fields or {}).items():
@@ -216,6 +220,11 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
                                   message=f"final cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
+
+
+def _part(value: Any) -> dict[str, Any]:
+    """A mapping of the reply's final state; anything else (a broken reply) holds nothing."""
+    return value if isinstance(value, dict) else {}
 
 
 def _same_zone(want: Any, got: Any) -> bool:

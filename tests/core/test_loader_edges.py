@@ -1,0 +1,26 @@
+"""Loader edges: a file named twice on the command line, and locations inside a moment's short form."""
+
+from __future__ import annotations
+
+from test_loader import GOOD, load, root, write  # noqa: F401 - root is a fixture
+
+from oracle.loader import load_suite
+
+
+def test_a_file_named_twice_is_loaded_once(root):  # noqa: F811
+    p = write(root, "good.yaml", GOOD)
+    for paths in ([p, p], [root / "ijinden", p], [root / "ijinden", root / "ijinden" / "." / "good.yaml"]):
+        suite = load_suite(paths, root=root)
+        assert not suite.errors, [str(e) for e in suite.errors]
+        assert [lc.case.id for lc in suite.cases] == ["t.good"]
+
+
+def test_an_invalid_event_inside_a_moment_is_located_at_the_event(root):  # noqa: F811
+    write(root, "bad.yaml", GOOD.replace("    - {became_attacker: a}\n",
+                                         "    - - {became_attacker: a}\n      - [oops]\n"))
+    suite = load(root)
+    assert len(suite.errors) == 1, [str(e) for e in suite.errors]
+    err = suite.errors[0]
+    lines = GOOD.replace("    - {became_attacker: a}\n", "    - - {became_attacker: a}\n      - [oops]\n").splitlines()
+    assert lines[err.line - 1].strip() == "- [oops]", err.line
+    assert err.field == "expect.events[0][1]"  # as the semantic checks name an event of a moment
