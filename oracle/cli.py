@@ -116,6 +116,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             shard = parse_shard(args.shard)
         except ValueError as exc:
             return _usage(str(exc))
+    if args.timeout is not None and args.timeout < 0:
+        return _usage(f"--timeout {args.timeout:g}: give seconds, 0 or more (0: no timeout)")
     if args.update_baseline and not args.baseline:
         return _usage("--update-baseline needs --baseline FILE (where to write it)")
     if args.baseline and not args.update_baseline:  # a broken baseline is said before the run, not after
@@ -151,7 +153,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     _write_outputs(results, args)
     code = EXIT_FAIL if results.partial else EXIT_OK  # an interrupted run is never "as expected"
-    if args.baseline or args.update_baseline:
+    if args.update_baseline and results.partial:
+        print("tcg-oracle: the run did not finish; the baseline is left as it was", file=sys.stderr)
+        code = EXIT_FAIL
+    elif args.baseline or args.update_baseline:
         from .harness.baseline import gate
 
         code = gate(results, args.baseline, update=args.update_baseline)

@@ -294,6 +294,8 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
             problems.append((("script", i), f"unknown decision {d.kind!r}; {case.game} decisions are {sorted(voc.decisions)}"))
 
     ex = case.expect
+    if ex.exact and not ex.events:
+        problems.append((("expect", "exact"), "exact: true compares the whole trace: write its moments under events"))
     if not ex.asserts_anything():
         problems.append((("expect",), "the case asserts nothing: give events, final, winner or rejected"))
     for i, m in enumerate(ex.events):

@@ -145,3 +145,8 @@ def test_k_matches_the_abilities_a_case_uses(tmp_path):
     uses_arena = {lc.case.id for lc in load_suite(games=["ijinden"]).cases
                   if "arena" in used_abilities(lc.case) or "arena" in lc.case.id or "arena" in lc.case.title.lower()}
     assert {c["id"] for c in data["cases"]} == uses_arena
+
+
+def test_a_negative_timeout_is_bad_usage(tmp_path):
+    r = cli("run", "--timeout", "-1", "--results", str(tmp_path / "r.json"), "--report", "")
+    assert r.returncode == 2 and "--timeout -1" in r.stderr

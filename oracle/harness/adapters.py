@@ -221,14 +221,17 @@ class SubprocessEngine:
         assert self._proc is not None and self._proc.stdout is not None and self._sel is not None
         fd = self._proc.stdout.fileno()
         buf = self._buf
+        searched = 0  # bytes of buf already known to hold no newline: a long line is scanned once
         while True:
-            i = buf.find(b"\n")
+            i = buf.find(b"\n", searched)
             if i >= 0:
                 line = bytes(buf[:i])
                 del buf[:i + 1]
+                searched = 0
                 if line.strip():
                     return line
                 continue  # tolerate blank lines
+            searched = len(buf)
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 raise _Timeout

@@ -169,3 +169,9 @@ def test_an_external_source_needs_edition_and_where_to_find_it(root):
     write(root, "bad.yaml", GOOD.replace('page: "1", ', ""))
     err = only_error(root)
     assert err.field == "source" and "give url or page" in err.message
+
+
+def test_exact_without_events_is_an_error(root):
+    write(root, "bad.yaml", GOOD.replace("  events:\n    - {became_attacker: a}\n", "  exact: true\n  winner: null\n"))
+    err = only_error(root)
+    assert err.field == "expect.exact" and "whole trace" in err.message

@@ -95,3 +95,16 @@ def test_an_interrupted_run_is_never_as_expected_even_with_a_baseline(tmp_path):
     code, res = run_cli(tmp_path, "--engine", "py:test_adapter_edges:make_interrupted", "--baseline", str(base))
     assert res["partial"] is True and len(res["cases"]) == 1
     assert code == 1, "a partial run has no regression among the cases it ran, but it is not 'as expected'"
+
+
+@pytest.mark.usefixtures("toy")
+def test_an_interrupted_run_does_not_overwrite_the_baseline(tmp_path):
+    from helpers import run_cli
+
+    base = tmp_path / "baseline.yaml"
+    code, _ = run_cli(tmp_path, "--engine", "py:toy_py_engine:make", "--baseline", str(base), "--update-baseline")
+    before = base.read_text()
+    code, res = run_cli(tmp_path, "--engine", "py:test_adapter_edges:make_interrupted", "--baseline", str(base),
+                        "--update-baseline")
+    assert res["partial"] is True and code == 1
+    assert base.read_text() == before, "a baseline of the cases an interrupted run reached would lose the rest"
