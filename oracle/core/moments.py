@@ -49,7 +49,11 @@ def _pairs(expected: list[Any], actual: list[Any], match: Any) -> bool:
         if j is None:
             return False
         used[j] = True
-    expected = rest
+    return _search(rest, actual, match, used)
+
+
+def _search(expected: list[Any], actual: list[Any], match: Any, used: list[bool]) -> bool:
+    """Backtracking search for a one-to-one pairing of ``expected`` with the unused ``actual`` items."""
 
     def assign(i: int) -> bool:
         if i == len(expected):
@@ -73,18 +77,4 @@ def moment_matches(expected: list[tuple[str, dict[str, Any]]], actual: list[Trac
     """Same events as sets: a one-to-one pairing, each pair matching on the fields written."""
     if len(expected) != len(actual):
         return False
-    used = [False] * len(actual)
-
-    def assign(i: int) -> bool:
-        if i == len(expected):
-            return True
-        kind, fields = expected[i]
-        for j, entry in enumerate(actual):
-            if not used[j] and event_matches(kind, fields, entry):
-                used[j] = True
-                if assign(i + 1):
-                    return True
-                used[j] = False
-        return False
-
-    return assign(0)
+    return _search(expected, actual, lambda e, a: event_matches(e[0], e[1], a), [False] * len(actual))
