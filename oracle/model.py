@@ -233,12 +233,6 @@ class Setup(Frozen):
             raise ValueError(f"active player {self.active!r} is not one of the players {list(self.players)}")
         return self
 
-    def teams(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for pid, p in self.players.items():
-            out.setdefault(p.team or pid, []).append(pid)
-        return out
-
 
 # --------------------------------------------------------------------------------------------
 # Scripts
@@ -269,9 +263,6 @@ class Decision(Frozen):
                 f"decision of {player!r} must be a kind or one mapping {{kind: args}}, got {body!r}"
             )
         return data
-
-    def short(self) -> dict[str, Any]:
-        return {self.player: self.kind if self.args is None else {self.kind: self.args}}
 
 
 # --------------------------------------------------------------------------------------------

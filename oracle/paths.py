@@ -18,10 +18,6 @@ def cases_dir() -> Path:
     return _mapped("cases")
 
 
-def reports_dir() -> Path:
-    return _mapped("reports")
-
-
 def seeds_dir() -> Path | None:
     """``shared/seeds`` beside the checkout, when there is one (tests quote-check against it)."""
     for base in (_HERE.parent.parent / "shared" / "seeds", _HERE.parent / "shared" / "seeds"):

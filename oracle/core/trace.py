@@ -18,9 +18,6 @@ class Entry:
     args: dict[str, Any]
     clause: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"moment": self.moment, "kind": self.kind, "args": self.args, "clause": self.clause}
-
 
 class Trace:
     __slots__ = ("entries", "_moment", "_depth")
@@ -48,10 +45,3 @@ class Trace:
             yield
         finally:
             self._depth -= 1
-
-    def as_dicts(self) -> list[dict[str, Any]]:
-        return [e.as_dict() for e in self.entries]
-
-    def clauses(self) -> list[str]:
-        """Executed clauses, in first-seen order."""
-        return list(dict.fromkeys(e.clause for e in self.entries))
