@@ -117,6 +117,28 @@ class Pending:
     def count(self) -> int:
         return len(self.legal)
 
+    @property
+    def only(self) -> Option | None:
+        """The one legal decision, when there is exactly one and the enumeration is whole (an engine may then
+        take it itself: outcome ``automatic``)."""
+        return self.legal[0] if self.count == 1 and self.complete and not self.unenumerated else None
+
+    def judge(self, decision: Any) -> Verdict | None:
+        """:func:`check` of ``decision`` at this point, without playing the prefix again."""
+        if self.point is None:
+            raise ScriptError(f"no decision is asked after {self.at} script entries (the game "
+                              f"{'is over' if self.winner else 'reached the end of its procedure'})")
+        return judge(self.game, self.point, _decision(decision, self.at))[0]
+
+    def same(self, a: Any, b: Any) -> bool:
+        """Whether two decisions legal here are the same decision (a declaration is a set: ids in another
+        order are the same declaration)."""
+        da, db = _decision(a, self.at), _decision(b, self.at)
+        (va, pa), (vb, pb) = judge(self.game, self.point, da), judge(self.game, self.point, db)
+        if va is not None or vb is not None:
+            raise ValueError(f"only legal decisions compare: {va or vb}")
+        return key(self.game, da.kind, pa) == key(self.game, db.kind, pb)
+
 
 # -- (a) the pending decision --------------------------------------------------------------------
 
@@ -198,11 +220,7 @@ def _decision(entry: Any, at: int) -> Decision:
 def check(request_like: Any, prefix_len: int, decision: Any) -> Verdict | None:
     """(c) ``None`` when ``decision`` (a script entry, either form) is legal after ``prefix_len`` entries,
     else why it is refused. A decision where the engine asks none is a :class:`ScriptError`."""
-    p = pending(request_like, prefix_len)
-    if p.point is None:
-        raise ScriptError(f"no decision is asked after {prefix_len} script entries (the game "
-                          f"{'is over' if p.winner else 'reached the end of its procedure'})")
-    return judge(p.game, p.point, _decision(decision, prefix_len))[0]
+    return pending(request_like, prefix_len).judge(decision)
 
 
 # -- (b) the legal decisions -----------------------------------------------------------------------
