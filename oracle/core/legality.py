@@ -15,6 +15,7 @@ Three questions about a case's setup played with the first ``prefix_len`` decisi
   player, unexpected kind: :data:`WELL_FORMED`) or a reason *of the rules*. The documented precedence
   interleaves the two (Ijinden checks per card ``unknown_object`` then ``attacker_not_yours``), so the
   split is by reason, in one pass, as the engine refuses.
+- :func:`reply` -- the answer to the protocol's ``legality`` query (``accepted``, ``reason``).
 
 There is one copy of every rule: :meth:`oracle.core.script.DecisionPoint.judge` is what
 :meth:`~oracle.core.script.Script.decide` runs on every script entry and what :func:`check` and the
@@ -221,6 +222,16 @@ def check(request_like: Any, prefix_len: int, decision: Any) -> Verdict | None:
     """(c) ``None`` when ``decision`` (a script entry, either form) is legal after ``prefix_len`` entries,
     else why it is refused. A decision where the engine asks none is a :class:`ScriptError`."""
     return pending(request_like, prefix_len).judge(decision)
+
+
+def reply(query: Mapping[str, Any]) -> dict[str, Any]:
+    """The reference engine's answer to the protocol's ``legality`` query (``script`` holds entries 0..N-1,
+    ``decision`` entry N): ``{"type": "legality", "id", "accepted", "reason"}``."""
+    if "decision" not in query:
+        raise ValueError("the legality query lacks decision")
+    verdict = check(query, len(query.get("script") or ()), query["decision"])
+    return {"type": "legality", "id": query.get("id"), "accepted": verdict is None,
+            "reason": verdict.reason if verdict else None}
 
 
 # -- (b) the legal decisions -----------------------------------------------------------------------

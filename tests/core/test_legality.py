@@ -255,3 +255,16 @@ def test_the_only_legal_decision_and_the_same_declaration_in_another_order():
     assert opening.only is None and opening.count == 4
     assert opening.same({"alice": {"declare_attackers": ["a", "c"]}}, {"alice": {"declare_attackers": ["c", "a"]}})
     assert not opening.same({"alice": {"declare_attackers": ["a"]}}, {"alice": {"declare_attackers": ["a", "c"]}})
+
+
+def test_the_reply_to_a_protocol_legality_query():
+    query = {"type": "legality", "id": "q1", **_ijinden_board([{"alice": {"declare_attackers": ["a"]}}]),
+             "decision": {"bob": {"declare_blockers": {"a": ["a"]}}}}
+    assert L.reply(query) == {"type": "legality", "id": "q1", "accepted": False, "reason": "blocker_not_defenders"}
+    query["decision"] = {"bob": {"declare_blockers": {"a": ["b"]}}}
+    assert L.reply(query) == {"type": "legality", "id": "q1", "accepted": True, "reason": None}
+
+
+def test_a_prefix_that_goes_past_the_end_of_the_game_is_a_script_error():
+    with pytest.raises(ScriptError, match="never used"):
+        L.pending(_ijinden_board([{"alice": "end_turn"}, {"alice": "end_turn"}]), 2)
