@@ -23,9 +23,10 @@ enumeration run here. ``request_like`` is a :class:`~oracle.model.CaseRequest` o
 (``game``, ``ruleset``, ``setup``, ``script``, ``cards``; the protocol's ``legality`` query is one).
 
 A game provides ``oracle/games/<game>/legality.py`` with ``candidates(state, point)`` (pseudo-legal
-``(kind, args)`` pairs for the kinds asked), ``key(kind, parsed)`` (what makes two accepted decisions the
-same decision: a declaration is a set), ``UNENUMERATED`` (kind -> why not enumerated) and optionally
-``WELL_FORMED`` (its own well-formedness reasons) and ``refusal_clause(point, refusal)``.
+``(kind, args)`` pairs for the kinds asked), ``ENUMERATED`` (the kinds it generates: any other kind asked
+is reported in ``unenumerated``), ``UNENUMERATED`` (kind -> why its arguments are not finite),
+``key(kind, parsed)`` (what makes two accepted decisions the same decision: a declaration is a set) and
+optionally ``WELL_FORMED`` (its own well-formedness reasons) and ``refusal_clause(point, refusal)``.
 """
 
 from __future__ import annotations
@@ -265,7 +266,8 @@ def enumerate_legal(p: Pending, *, verify_pure: bool = False) -> Pending:
             legal.append(Option(point.player, kind, args))
     if verify_pure and fingerprint(p.state) != before:
         raise AssertionError(f"judging decisions at {point.clause} changed the {p.game} state")
-    unenumerated = {k: why for k, why in getattr(rules, "UNENUMERATED", {}).items() if k in point.kinds}
+    unenumerated = {k: rules.UNENUMERATED.get(k) or f"no candidate generator for {k!r} in {rules.__name__}"
+                    for k in point.kinds if k not in rules.ENUMERATED}
     return dataclasses.replace(p, legal=tuple(legal), unenumerated=unenumerated, complete=complete, tried=tried)
 
 

@@ -38,7 +38,7 @@ def test_every_scripted_decision_is_accepted_exactly_when_the_enumeration_holds_
     for i, entry in enumerate(request.script):
         p = L.legal_decisions(request, i, verify_pure=True)
         assert p.point is not None, f"{lc.case.id}: no decision asked at script entry {i}"
-        assert p.complete and not p.unenumerated
+        assert p.complete and not p.unenumerated, p.unenumerated
         verdict, parsed = L.judge(p.game, p.point, Decision(i, entry["player"], entry["kind"], entry.get("args")))
         assert L.check(request, i, entry) == verdict
         reason, clause = actual[i]
@@ -268,3 +268,14 @@ def test_the_reply_to_a_protocol_legality_query():
 def test_a_prefix_that_goes_past_the_end_of_the_game_is_a_script_error():
     with pytest.raises(ScriptError, match="never used"):
         L.pending(_ijinden_board([{"alice": "end_turn"}, {"alice": "end_turn"}]), 2)
+
+
+@pytest.mark.parametrize("game", sorted(RULESET))
+def test_every_decision_kind_of_the_vocabulary_is_enumerated_or_says_why_not(game):
+    import importlib
+
+    from oracle import registry
+
+    rules = importlib.import_module(registry.get(game).legality)
+    kinds = set(registry.get(game).vocabulary.decisions)
+    assert kinds <= rules.ENUMERATED | set(rules.UNENUMERATED), sorted(kinds - rules.ENUMERATED)

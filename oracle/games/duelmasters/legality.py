@@ -23,6 +23,7 @@ from ...core.legality import closure, freeze
 from ...core.script import DecisionPoint, Refusal
 from .abilities import REASON_CLAUSE, State
 
+ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card"})
 UNENUMERATED: dict[str, str] = {}
 """Every Duel Masters decision has finitely many forms that matter."""
 

@@ -8,7 +8,8 @@ Candidates per kind (finite; the validators keep the legal ones):
   attacker (B1), as ``{attacker: [blockers]}`` sets.
 - ``choose_attacker``: every card on the battlefield (C1a: 「アタッカー1体を選ぶ」).
 - ``activate``: ``{card}``, ``{card, target}``, ``{card, cost}`` for every card as the source and every
-  battlefield card as the target or cost (no Ijinden trigger takes both); ``decline``: every card.
+  battlefield card as the target or cost (no Ijinden trigger takes both: a decision naming both is
+  accepted with the unused one ignored, and is not listed apart); ``decline``: every card.
 - ``order_triggers``: every order of the pending triggers of that player.
 - ``discard``: every card in that player's hand (航海).
 - ``end_turn``: its one form.
@@ -23,6 +24,7 @@ from ...core.legality import assignments, closure, freeze, subsets
 from ...core.script import DecisionPoint
 from .state import State
 
+ENUMERATED = frozenset({"declare_attackers", "end_turn", "declare_blockers", "choose_attacker", "activate", "decline", "order_triggers", "discard"})
 UNENUMERATED: dict[str, str] = {}
 """Every Ijinden decision has finitely many forms that matter."""
 

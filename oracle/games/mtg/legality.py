@@ -24,6 +24,7 @@ from ...core.legality import assignments, freeze
 from ...core.script import DecisionPoint
 from .state import State
 
+ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers", "declare_blockers", "assign_combat_damage"})
 UNENUMERATED: dict[str, str] = {}
 """Every Magic decision of the engine has finitely many forms (damage splits add up to the power)."""
 
