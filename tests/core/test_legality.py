@@ -137,6 +137,24 @@ def test_perft_duelmasters_attacks():
         ("m1", "bob"), ("m1", "t1"), ("m4", "bob"), ("m4", "t1")]
 
 
+def test_perft_duelmasters_blocks():
+    """A3 「相手バトルゾーンにブロッカーが存在する場合、ブロックするかどうかを相手が決めます。「ブロッカー」の能力を
+    持っているクリーチャーは…代わりにバトルを行う」; a tapped ブロッカー cannot block (the catalog's reading
+    duelmasters:X-blocker-taps). bob: k1, k2 untapped ブロッカー, k3 a tapped one, v a vanilla creature. Block
+    with k1, block with k2, or do not block: 3."""
+    v, blocker = "試験用バニラ", "試験用ブロッカー"
+    req = _request("duelmasters", {"active": "alice", "players": {
+        "alice": {"battlefield": [{"id": "m1", "card": v, "power": 1000}], "shields": 2},
+        "bob": {"battlefield": [{"id": "k1", "card": blocker, "power": 1000}, {"id": "k2", "card": blocker, "power": 1000},
+                                {"id": "k3", "card": blocker, "power": 1000, "tapped": True},
+                                {"id": "v", "card": v, "power": 1000}], "shields": 2}}},
+        [{"alice": {"attack": {"attacker": "m1", "target": "bob"}}}])
+    p = L.legal_decisions(req, 1)
+    assert (p.player, p.kinds) == ("bob", ("block", "no_block"))
+    assert p.count == 3
+    assert sorted((o.kind, o.args) for o in p.legal if o.kind == "block") == [("block", "k1"), ("block", "k2")]
+
+
 def test_perft_mtg_block_declaration():
     """509.1a 「The chosen creatures must be untapped…」; flying (702.9) 「can't be blocked except by creatures
     with flying or reach」; menace (702.111) 「can't be blocked except by two or more creatures」. Attackers f
