@@ -11,8 +11,8 @@ Three questions about a case's setup played with the first ``prefix_len`` decisi
   ``.unenumerated`` with why (nothing of the kind is counted).
 - :func:`check` -- (c) one decision: ``None`` when legal, else the :class:`Verdict` the engine refuses it
   with: its reason code (the first in the game's documented precedence, ``cases/<game>/PROCEDURE.md``),
-  the clause, and whether it is a *well-formedness* reason (malformed arguments, unknown objects, wrong
-  player, unexpected kind: :data:`WELL_FORMED`) or a reason *of the rules*. The documented precedence
+  the clause, and its ``stage``: *well-formedness* (malformed arguments, unknown objects, wrong player,
+  unexpected kind: :data:`WELL_FORMED`) or *the rules*. The documented precedence
   interleaves the two (Ijinden checks per card ``unknown_object`` then ``attacker_not_yours``), so the
   split is by reason, in one pass, as the engine refuses.
 - :func:`reply` -- the answer to the protocol's ``legality`` query (``accepted``, ``reason``).
@@ -37,7 +37,7 @@ import inspect
 import itertools
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..model import CaseRequest
 from ..model import Decision as ScriptEntry
@@ -71,13 +71,14 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """Why a decision is refused: the reason code, the clause the refused entry is tagged with, and whether
-    the reason is one of well-formedness (:data:`WELL_FORMED`, the point's wrong-player code, the game's
-    own) rather than of the rules."""
+    """Why a decision is refused: the reason code, the clause the refused entry is tagged with, and the
+    ``stage`` the reason belongs to: ``well_formed`` (:data:`WELL_FORMED`, the point's wrong-player code, the
+    game's own: the decision is not a well-formed one here) or ``rules`` (a well-formed decision the rules
+    forbid). Only the first reason is given: a decision refused by the rules may have later faults too."""
 
     reason: str
     clause: str
-    well_formed: bool
+    stage: Literal["well_formed", "rules"]
     detail: str = ""
 
 
@@ -118,6 +119,13 @@ class Pending:
     @property
     def count(self) -> int:
         return len(self.legal)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON data: the point and its legal decisions as script entries."""
+        return {"at": self.at, "player": self.player, "kinds": list(self.kinds), "clause": self.clause,
+                "optional": self.optional, "winner": self.winner, "count": self.count,
+                "legal": [o.as_entry() for o in self.legal], "unenumerated": dict(self.unenumerated),
+                "complete": self.complete}
 
     @property
     def only(self) -> Option | None:
@@ -202,9 +210,9 @@ def judge(game: str, point: DecisionPoint, decision: Decision) -> tuple[Verdict 
         rules = _rules_of(_game(game))
         clause_of = getattr(rules, "refusal_clause", None)
         clause = clause_of(point, r) if clause_of else (r.clause or point.clause)
-        well_formed = r.reason in WELL_FORMED or r.reason == point.wrong_player or \
+        shape = r.reason in WELL_FORMED or r.reason == point.wrong_player or \
             r.reason in getattr(rules, "WELL_FORMED", ())
-        return Verdict(r.reason, clause, well_formed, r.detail), None
+        return Verdict(r.reason, clause, "well_formed" if shape else "rules", r.detail), None
 
 
 def _decision(entry: Any, at: int) -> Decision:

@@ -201,22 +201,23 @@ def _ijinden_board(script=()):
         "bob": {"battlefield": [{"id": "b", "card": ijin, "power": 1000}]}}}, script)
 
 
-@pytest.mark.parametrize("decision, reason, well_formed", [
+@pytest.mark.parametrize("decision, reason, stage", [
     ({"alice": {"declare_attackers": ["a"]}}, None, None),
-    ({"alice": {"declare_attackers": ["nobody"]}}, "unknown_object", True),
-    ({"alice": {"declare_attackers": 3}}, "malformed_decision", True),
-    ({"bob": {"declare_attackers": ["b"]}}, "not_turn_player", True),
-    ({"alice": {"choose_attacker": "a"}}, "unexpected_decision", True),
-    ({"alice": {"declare_attackers": ["z"]}}, "attacker_sleeping", False),
-    ({"alice": {"declare_attackers": ["b"]}}, "attacker_not_yours", False),
-    ({"alice": {"declare_attackers": []}}, "no_attackers", False),
+    ({"alice": {"declare_attackers": ["nobody"]}}, "unknown_object", "well_formed"),
+    ({"alice": {"declare_attackers": 3}}, "malformed_decision", "well_formed"),
+    ({"bob": {"declare_attackers": ["b"]}}, "not_turn_player", "well_formed"),
+    ({"alice": {"choose_attacker": "a"}}, "unexpected_decision", "well_formed"),
+    ({"alice": {"declare_attackers": ["z"]}}, "attacker_sleeping", "rules"),
+    ({"alice": {"declare_attackers": ["b"]}}, "attacker_not_yours", "rules"),
+    ({"alice": {"declare_attackers": []}}, "no_attackers", "rules"),
+    ({"alice": {"declare_attackers": ["z", "nobody"]}}, "attacker_sleeping", "rules"),   # A1's order: per card
 ])
-def test_check_splits_well_formed_reasons_from_rule_reasons(decision, reason, well_formed):
+def test_check_splits_well_formed_reasons_from_rule_reasons(decision, reason, stage):
     verdict = L.check(_ijinden_board(), 0, decision)
     if reason is None:
         assert verdict is None
     else:
-        assert (verdict.reason, verdict.well_formed) == (reason, well_formed)
+        assert (verdict.reason, verdict.stage) == (reason, stage)
         assert verdict.clause in ("ijinden:A1", "ijinden:BATTLE")
 
 
@@ -268,6 +269,9 @@ def test_the_only_legal_decision_and_the_same_declaration_in_another_order():
         [{"alice": {"declare_attackers": ["a", "c"]}}])
     p = L.legal_decisions(req, 1)                 # bob's only blocker sleeps (B1): the one declaration is {}
     assert p.only == L.Option("bob", "declare_blockers", {})
+    assert p.as_dict() == {"at": 1, "player": "bob", "kinds": ["declare_blockers"], "clause": "ijinden:B1",
+                           "optional": False, "winner": None, "count": 1, "complete": True, "unenumerated": {},
+                           "legal": [{"player": "bob", "kind": "declare_blockers", "args": {}}]}
     assert p.judge({"bob": {"declare_blockers": {"a": ["b"]}}}).reason == "blocker_sleeping"
     opening = L.legal_decisions(req, 0)
     assert opening.only is None and opening.count == 4
