@@ -39,6 +39,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .. import registry
 from ..model import CaseRequest
 from ..model import Decision as ScriptEntry
 from .errors import ScriptError
@@ -168,9 +169,7 @@ def _request(request_like: Any) -> CaseRequest:
 
 
 def _game(name: str) -> Any:
-    from .. import registry  # the registry is the one module that imports games
-
-    return registry.get(name)
+    return registry.get(name)  # the registry is the one module that imports games
 
 
 def _rules_of(game: Any) -> Any:
