@@ -106,7 +106,7 @@ def legality_time(requests: list[Any], repeats: int = 1) -> dict[str, float]:
                     t = time.perf_counter()
                     p = legal_decisions(req, i)
                     times.append(time.perf_counter() - t)
-            except Exception:  # noqa: BLE001 - a case that errs is not timed
+            except Exception:  # a case that errs is not timed
                 break
             per_point.append(statistics.median(times))
             tried, legal, most = tried + p.tried, legal + p.count, max(most, p.tried)

@@ -53,7 +53,9 @@ MAX_CANDIDATES = 200_000
 """Pseudo-legal candidates tried at one point before :func:`legal_decisions` stops (``complete=False``)."""
 
 
-class _Reached(Exception):  # noqa: N818 - a signal, not an error: the script ran out here
+class _Reached(Exception):
+    """Not an error: the script ran out here (the probe stops the game to look at the point)."""
+
     def __init__(self, state: Any, point: DecisionPoint) -> None:
         self.state, self.point = state, point
 
