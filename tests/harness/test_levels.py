@@ -128,3 +128,29 @@ def test_reference_checkpoints_a_refusal_changes_nothing_and_the_last_is_final()
         assert cps[r.at] == cps[r.at - 1]
     assert cps[len(lc.case.script) - 1] == reply.final
     assert [d.at for d in reply.decisions] == list(range(len(lc.case.script)))
+
+
+def test_cli_run_at_a_level_junit_baseline_and_merge(tmp_path, capsys):
+    import json
+    import xml.etree.ElementTree as ET
+
+    from oracle.baseline import load_baseline
+    from oracle.cli import main
+    from oracle.harness.merge import merge, read_results
+
+    out, junit, base = tmp_path / "r.json", tmp_path / "j.xml", tmp_path / "base.yaml"
+    args = ["run", "--engine", "py:level_engines:final", "--game", "ijinden", "--results", str(out), "--report", "",
+            "--junit", str(junit), "--baseline", str(base)]
+    assert main([*args, "--update-baseline"]) == 0
+    data = json.loads(out.read_text())
+    n = data["summary"]["not_checkable"]
+    assert n > 0 and data["summary"]["fail"] == 0 and data["engine"]["level"] == "final"
+    assert "not checkable" in capsys.readouterr().out
+    root = ET.parse(junit).getroot()
+    skipped = [tc.find("skipped") for tc in root.iter("testcase") if tc.find("skipped") is not None]
+    assert len(skipped) == n == int(root.get("skipped"))
+    assert all(s.get("message").startswith("not checkable at level final: events needs steps") for s in skipped)
+    assert list(load_baseline(base).cases.values()).count("not_checkable") == n
+    assert main(args) == 0  # the same statuses again: no regression
+    (merged,) = [merge(read_results(out))]
+    assert merged.engine.level == "final" and merged.summary["not_checkable"] == n
