@@ -137,11 +137,12 @@ def cmd_run(args: argparse.Namespace) -> int:
                                     timeout=args.timeout, shard=shard, command=command, on_result=advance)
         finally:
             engine.close()
+        results = _portable(results, args)
     except SelectError as exc:
         return _usage(str(exc))
     except EngineStartError as exc:
         print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
-        _write_outputs(_aborted(exc, args.engine), args)
+        _write_outputs(_portable(_aborted(exc, args.engine), args), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
@@ -186,6 +187,13 @@ def _progress(total: int, *, quiet: bool) -> Iterator[Any]:
                   console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("cases", total=total)
         yield lambda result: bar.update(task, advance=1, description=f"{result.game}")
+
+
+def _portable(results, args: argparse.Namespace):
+    """No path of this machine in what a run writes (results, report, baseline): see harness/portable.py."""
+    from .harness.portable import portable
+
+    return portable(results, args.cases)
 
 
 def _aborted(exc: Exception, spec: str):
