@@ -25,6 +25,7 @@ from oracle.model import STATUSES, Catalog, Results
 from . import baseline as baseline_mod
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
+from .history import histories
 from .runs import split_runs, summary
 from .traces import align, expected_moments
 
@@ -225,6 +226,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "coverage": coverage,
         "diff": diff,
         "has_baseline": diff is not None,
+        "histories": histories(runs, games),
         "n_cases": len(ids),
         "n_results": sum(len(r.cases) for r in runs),
         "blob": blob,
