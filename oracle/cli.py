@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
     merge.add_argument("--out", required=True, type=Path, metavar="FILE")
+    merge.add_argument("--junit", metavar="FILE", help="also write JUnit XML of the merged results")
+    merge.add_argument("--baseline", metavar="FILE",
+                       help="gate the merged results: exit 1 only on regressions (the CI fleet's last step)")
 
     rep = sub.add_parser("report", help="render results files as one HTML report")
     rep.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")

@@ -1,4 +1,5 @@
-"""``tcg-oracle merge RESULTS.json... --out FILE``: join shards, or runs of several engines, into one file.
+"""``tcg-oracle merge RESULTS.json... --out FILE [--junit FILE] [--baseline FILE]``: join shards, or runs of
+several engines, into one file; with ``--baseline``, gate the merged run (exit 1 only on regressions).
 
 - Runs of one engine (same name and version) are joined into one :class:`Results`: each case once, in the
   order of the whole run (each result carries ``order``, its position in the selection before sharding;
@@ -146,4 +147,13 @@ def main(args: argparse.Namespace) -> int:
               + ", ".join(f"{s.get(k, 0)} {k}" for k in ("pass", "fail", "error", "skip"))
               + (" (partial)" if r.partial else ""))
     print(f"merged {len(args.inputs)} file(s) into {out}")
+    if getattr(args, "junit", None):
+        from .junit import write_junit
+
+        write_junit(merged, Path(args.junit))
+    if getattr(args, "baseline", None):  # shards merged on a CI fleet: one gate for the whole run
+        from .baseline import gate
+
+        code = gate(merged, args.baseline)
+        return 1 if code == 0 and merged.partial else code
     return 0
