@@ -193,8 +193,8 @@ def _progress(total: int, *, quiet: bool) -> Iterator[Any]:
 
 
 def _portable(results, args: argparse.Namespace):
-    """No path of this machine in what a run writes (results, report, baseline): see harness/portable.py."""
-    from .harness.portable import portable
+    """No path of this machine in what a run writes (results, report, baseline): see oracle/portable.py."""
+    from .portable import portable
 
     return portable(results, args.cases)
 

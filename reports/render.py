@@ -21,6 +21,7 @@ from markupsafe import Markup
 from oracle import __version__
 from oracle.baseline import Baseline
 from oracle.model import STATUSES, Catalog, Results
+from oracle.portable import Portable
 
 from . import baseline as baseline_mod
 from .board import board_view, script_view
@@ -198,6 +199,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
     coverage = []
     for g in games:
         cat, err = cats[g]
+        err = err and Portable().text(err)  # the catalog's path: relative to its suite, as in results
         cov = game_coverage(g, cat, err, runs)
         coverage.append(cov)
         for row in cov.clauses:

@@ -6,7 +6,7 @@ several engines, into one file; with ``--baseline``, gate the merged run (exit 1
   the case-file errors every shard repeats come first, once), counts recomputed, ``partial`` if any part
   was, ``started``/``finished`` spanning the parts, the command that of the whole run (the shards' commands
   without ``--shard``, when they agree). Merged shards equal the whole run but for timing, wherever each
-  shard ran: results record no path of the machine (see :mod:`.portable`).
+  shard ran: results record no path of the machine (see :mod:`oracle.portable`).
 - Runs of several engines are one results document too: the engines' cases one engine after the other,
   each case result naming its ``engine`` (the top-level ``engine`` lists the names, ``summary`` counts all);
   ``tcg-oracle report`` splits it back into columns, as does :func:`split_engines`.
@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..model import CaseResult, EngineInfo, Results
-from .portable import without_shard
+from ..portable import without_shard
 
 
 class MergeError(ValueError):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle.harness.portable import Portable, without_shard
+from oracle.portable import Portable, without_shard
 
 pytestmark = pytest.mark.slow
 
@@ -107,3 +107,15 @@ def test_paths_outside_the_suites_and_the_working_directory(tmp_path):
     assert p.command(f"tcg-oracle run --cases {suite} --results {tmp_path}/r.json --quiet --report= -k 'a b'") \
         == "tcg-oracle run --cases mine -k 'a b'"
     assert without_shard("tcg-oracle run --shard 2/4 -k x --shard=1/2") == "tcg-oracle run -k x"
+
+
+def test_the_report_names_no_path_of_the_machine_where_a_catalog_is_missing(tmp_path):
+    from oracle import paths
+    from oracle.model import CaseResult, EngineInfo, Results
+    from oracle.reports.render import render_html
+
+    cases = [CaseResult(id="x.one", game="nogame", status="pass", file="cases/nogame/one.yaml")]
+    page = render_html([Results(engine=EngineInfo(name="e"), suite_version="0", started="2025-01-01",
+                                cases=cases, summary=Results.count(cases))])
+    assert "could not be loaded" in page and "cases/nogame/rules.yaml" in page
+    assert str(paths.cases_dir()) not in page and str(Path.cwd()) not in page

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Iterable
 
-from .. import paths
-from ..model import Results
+from . import paths
+from .model import Results
 
 OUTPUT_OPTIONS = {"--results": True, "--report": True, "--junit": True, "--quiet": False}  # option -> takes a value
 SHARD_OPTION = "--shard"
