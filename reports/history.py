@@ -13,6 +13,7 @@ are told apart by their date.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,15 +128,19 @@ def _history(name: str, group: list[EngineRun], games: list[str]) -> History:
 
 
 def _chart(hist: History) -> dict[str, Any]:
-    """Coordinates for the inline SVG: one line per game, pass rate (0-100 %) against version."""
+    """Coordinates for the inline SVG: one line per game, pass rate against version; the rate axis runs
+    from 100 % down to the ten below the lowest rate shown (0 % when it is under 10 %)."""
     n = len(hist.points)
     inner_w, inner_h = CHART_W - PAD_L - PAD_R, CHART_H - PAD_T - PAD_B
 
     def x(i: int) -> float:
         return round(PAD_L + (inner_w * i / (n - 1) if n > 1 else inner_w / 2), 1)
 
+    rates = [r for p in hist.points for r in p.rates.values() if r is not None]
+    low = max(0, min(90, math.floor((min(rates, default=0) - 1) / 10) * 10))  # small drops stay visible
+
     def y(rate: float) -> float:
-        return round(PAD_T + inner_h * (1 - rate / 100), 1)
+        return round(PAD_T + inner_h * (100 - rate) / (100 - low), 1)
 
     lines = []
     for k, g in enumerate(hist.games):
@@ -143,5 +148,6 @@ def _chart(hist: History) -> dict[str, Any]:
         lines.append({"game": g, "n": k % 6, "points": pts,
                       "path": " ".join(f"{px},{py}" for px, py, _, _ in pts)})
     return {"w": CHART_W, "h": CHART_H, "left": PAD_L, "right": CHART_W - PAD_R, "top": PAD_T,
-            "bottom": CHART_H - PAD_B, "grid": [(r, y(r)) for r in (0, 25, 50, 75, 100)],
+            "bottom": CHART_H - PAD_B,
+            "grid": [(f"{r:g}", y(r)) for r in (low + (100 - low) * k / 4 for k in range(5))],
             "xs": [(x(i), p.label) for i, p in enumerate(hist.points)], "lines": lines}

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import struct
 import sys
 from pathlib import Path
 
@@ -111,3 +113,26 @@ def test_versions_in_numeric_order_and_runs_of_one_version_by_date():
     assert [p.label for p in h.points] == ["2025-01-01 10:00:00", "2025-02-01 10:00:00"]
     assert [(c.id, c.since) for c in h.started_failing] == [("a", "2025-02-01 10:00:00")]
     assert histories(split_runs([_run("1", "2025-01-01", {"a": "pass"})]), ["g"]) == []
+
+
+@pytest.mark.browser
+def test_history_view_in_chromium(three_versions):
+    """The page's script runs to its end with the view in it; the chart is drawn (a screenshot of the top of
+    the page, where the history follows the summary): ``reports/screenshot-history.png`` is made so."""
+    from oracle.reports.browser import INSTALL_HINT, dump_dom, find_chromium, screenshot
+
+    if find_chromium() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set but chromium is missing: {INSTALL_HINT}")
+        pytest.skip(f"chromium not found: {INSTALL_HINT}")
+    out, files, ve = three_versions
+    report = out / "history-browser.html"
+    assert main(["report", *(str(files[v]) for v in ("v1", "v2", "v3")), "--out", str(report)]) == 0
+    dom = dump_dom(report)
+    assert 'data-ready="' in dom
+    view = _section(dom, '<section id="history">', "</section>")
+    assert len(re.findall(r"<circle ", _section(view, "<svg", "</svg>"))) == 3
+    assert ve.FIRST_MISREAD in _section(view, "Started failing", "</table>")
+    png = screenshot(report, out / "history.png", size="1400,1000")
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1400, 1000)
