@@ -25,12 +25,10 @@ from pathlib import Path, PurePath
 from typing import Any, Iterable
 
 from . import paths
-from .model import Results
+from .model import CaseResult, Results
 
 OUTPUT_OPTIONS = {"--results": True, "--report": True, "--junit": True, "--quiet": False}  # option -> takes a value
 SHARD_OPTION = "--shard"
-# case-content keys that hold no path of the machine (and may be big): not walked
-_NOT_WALKED = frozenset({"trace", "case", "context", "expected", "actual"})
 
 
 @dataclass(frozen=True)
@@ -87,6 +85,7 @@ class Portable:
         self.cwd = _resolved(cwd or Path.cwd())
         self.given_cwd = Path(os.path.normpath(os.path.abspath(cwd or Path.cwd())))
         self.roots = suite_roots(cases, self.cwd)
+        self._files: dict[str, str] = {}
         prefixes: dict[str, str] = {}
         for r in self.roots:
             prefixes.setdefault(str(r.folder), r.label)
@@ -117,6 +116,12 @@ class Portable:
 
     def file(self, path: str) -> str:
         """A case file's path as recorded: ``cases/ijinden/x.yaml``, ``my-suite/ijinden/x.yaml``."""
+        got = self._files.get(path)
+        if got is None:
+            got = self._files[path] = self._file(path)
+        return got
+
+    def _file(self, path: str) -> str:
         p = _absolute(path, self.given_cwd)
         label = self._root_label(p)
         if label is not None:
@@ -177,23 +182,30 @@ class Portable:
         return tok
 
     def results(self, results: Results) -> Results:
-        """The same results with every path portable (idempotent)."""
-        data = results.model_dump(mode="json")
-        for case in data.get("cases", []):
-            if case.get("file"):
-                case["file"] = self.file(case["file"])
-        if data.get("command"):
-            data["command"] = self.command(data["command"])
-        return Results.model_validate(self._walk(data))
+        """The same results with every path portable (idempotent). Rewritten: each case's ``file``, its
+        string fields (the error naming a case file, the id of a file that holds no valid case, ...) and
+        its divergence's message; the run's command and why it stopped. The case data and traces are the
+        engine's and the case's own, not the machine's."""
+        update: dict[str, Any] = {"cases": [self._case(c) for c in results.cases]}
+        if results.command:
+            update["command"] = self.command(results.command)
+        if results.aborted:
+            update["aborted"] = self.text(results.aborted)
+        return results.model_copy(update=update)
 
-    def _walk(self, obj: Any) -> Any:
-        if isinstance(obj, str):
-            return self.text(obj)
-        if isinstance(obj, dict):
-            return {k: (v if k in _NOT_WALKED else self._walk(v)) for k, v in obj.items()}
-        if isinstance(obj, list):
-            return [self._walk(v) for v in obj]
-        return obj
+    def _case(self, c: CaseResult) -> CaseResult:
+        update: dict[str, Any] = {}
+        for name in type(c).model_fields:
+            value = getattr(c, name)
+            if isinstance(value, str):
+                new = self.file(value) if name == "file" else self.text(value)
+                if new != value:
+                    update[name] = new
+        if c.divergence is not None:
+            message = self.text(c.divergence.message)
+            if message != c.divergence.message:
+                update["divergence"] = c.divergence.model_copy(update={"message": message})
+        return c.model_copy(update=update) if update else c
 
 
 def portable(results: Results, cases: Iterable[str | PurePath] | None = None, cwd: Path | None = None) -> Results:
