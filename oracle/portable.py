@@ -179,7 +179,7 @@ class Portable:
             return "cmd:" + shlex.join([self._token(t) for t in inner])
         if Path(tok).expanduser().is_absolute() and not tok.startswith("//"):
             return self.path(tok)
-        return tok
+        return self.text(tok)  # e.g. --data=/the/checkout/x -> --data=./x
 
     def results(self, results: Results) -> Results:
         """The same results with every path portable (idempotent). Rewritten: each case's ``file``, its

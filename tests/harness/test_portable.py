@@ -106,6 +106,8 @@ def test_paths_outside_the_suites_and_the_working_directory(tmp_path):
     assert p.text(f"{suite}x/y") == f"{suite}x/y"              # a longer name is another folder
     assert p.command(f"tcg-oracle run --cases {suite} --results {tmp_path}/r.json --quiet --report= -k 'a b'") \
         == "tcg-oracle run --cases mine -k 'a b'"
+    assert p.command(f"tcg-oracle run --engine 'cmd:/usr/bin/python3 {cwd}/e.py --data={cwd}/d' --cases {cwd}/x") \
+        == "tcg-oracle run --engine 'cmd:python3 e.py --data=./d' --cases x"
     assert without_shard("tcg-oracle run --shard 2/4 -k x --shard=1/2") == "tcg-oracle run -k x"
 
 
