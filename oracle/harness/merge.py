@@ -23,7 +23,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..model import CaseResult, EngineInfo, Results
-from ..portable import without_shard
 
 
 class MergeError(ValueError):
@@ -84,6 +83,8 @@ def merge_runs(runs: list[Results], names: list[str] | None = None) -> Results:
 
 def _command(runs: list[Results]) -> str | None:
     """The command of the whole run: the parts' commands, each without its ``--shard I/N``, when they agree."""
+    from ..portable import without_shard  # noqa: PLC0415
+
     commands = {without_shard(r.command) for r in runs}
     return commands.pop() if len(commands) == 1 else None
 
