@@ -192,13 +192,6 @@ def _progress(total: int, *, quiet: bool) -> Iterator[Any]:
         yield lambda result: bar.update(task, advance=1, description=f"{result.game}")
 
 
-def _portable(results, args: argparse.Namespace):
-    """No path of this machine in what a run writes (results, report, baseline): see oracle/portable.py."""
-    from .portable import portable
-
-    return portable(results, args.cases)
-
-
 def _aborted(exc: Exception, spec: str):
     """The results of a run the engine stopped: those of the cases run before (a restart failed mid-run),
     or none (it never started); marked partial, with the reason."""
@@ -254,6 +247,13 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
             why = c.divergence.message if c.divergence else (c.error or "")
             console.print(f"[red]{c.status}[/red] {c.id}: {why}", markup=True, highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _portable(results, args: argparse.Namespace):
+    """No path of this machine in what a run writes (results, report, baseline): see oracle/portable.py."""
+    from .portable import portable
+
+    return portable(results, args.cases)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
