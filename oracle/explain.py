@@ -43,21 +43,21 @@ def find_case(case_id: str, suite) -> tuple[Any, list[str]]:
     return None, sorted(lc.case.id for lc in near)[:20]
 
 
-def _catalog(game: str):
+def _catalog(game: str, extra=()):
     try:
         from .loader import load_catalog
 
-        return load_catalog(game)
+        return load_catalog(game, None, extra)
     except Exception:  # noqa: BLE001 - explain still narrates without clause texts
         return None
 
 
-def print_board(console: Console, case) -> None:
+def print_board(console: Console, case, extra=()) -> None:
     from .loader import load_cards
     from .reports.board import board_view
 
     try:
-        pool = load_cards(case.game)
+        pool = load_cards(case.game, None, extra)
     except Exception:  # noqa: BLE001
         pool = None
     board = board_view(case.model_dump(mode="json", exclude_none=True), pool)
@@ -215,15 +215,17 @@ def verdict(console: Console, res, who: str) -> None:
         console.print(f"  {escape(res.skip_reason)}", highlight=False)
 
 
-def explain(case_id: str, engine_spec: str = "reference", console: Console | None = None, engine=None) -> int:
-    """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests)."""
+def explain(case_id: str, engine_spec: str = "reference", console: Console | None = None, engine=None,
+            cases=None) -> int:
+    """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests); ``cases``: the
+    case files or folders to look in (default: the built-in suite)."""
     from .core.errors import EngineStartError
     from .harness.engine import ReferenceEngine, make_engine
     from .harness.runner import choose_ruleset, run_case
     from .loader import load_suite
 
     console = console or Console(highlight=False)
-    suite = load_suite()
+    suite = load_suite(cases or None)
     lc, near = find_case(case_id, suite)
     if lc is None:
         msg = f"tcg-oracle explain: no case {case_id!r}"
@@ -232,7 +234,7 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
         return EXIT_USAGE
     case = lc.case
     ruleset, _ = choose_ruleset(lc, None)
-    catalog = _catalog(case.game)
+    catalog = _catalog(case.game, lc.extra)
 
     src = case.source
     quote = getattr(src, "quote", None)
@@ -244,7 +246,7 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     if quote:
         body += f"\n\n「{escape(quote)}」\n[dim]— {escape(where)}[/dim]"
     console.print(Panel(body, expand=False))
-    print_board(console, case)
+    print_board(console, case, lc.extra)
     if case.script:
         console.print("[bold]Script[/bold]")
         for i, d in enumerate(case.script):
@@ -281,12 +283,13 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
 
 
 def main(args: argparse.Namespace) -> int:
+    cases = getattr(args, "cases", None)
     if getattr(args, "request", False):
-        return print_request(args.case_id)
-    return explain(args.case_id, getattr(args, "engine", "reference") or "reference")
+        return print_request(args.case_id, cases)
+    return explain(args.case_id, getattr(args, "engine", "reference") or "reference", cases=cases)
 
 
-def print_request(case_id: str) -> int:
+def print_request(case_id: str, cases=None) -> int:
     """The request line the harness sends an engine for this case, exactly (JSON lines protocol)."""
     import sys
 
@@ -294,11 +297,11 @@ def print_request(case_id: str) -> int:
     from .harness.runner import choose_ruleset
     from .loader import load_suite
 
-    lc, near = find_case(case_id, load_suite())
+    lc, near = find_case(case_id, load_suite(cases or None))
     if lc is None:
         print(f"tcg-oracle explain: no case {case_id!r}" + (". Did you mean: " + ", ".join(near) if near else ""),
               file=sys.stderr)
         return EXIT_USAGE
     ruleset, _ = choose_ruleset(lc, None)
-    print(make_request(lc.case, ruleset).model_dump_json())
+    print(make_request(lc.case, ruleset, lc.extra).model_dump_json())
     return 0

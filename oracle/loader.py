@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import yaml
-from pydantic import ValidationError
+from pydantic import Field, ValidationError, model_validator
 
 from . import paths, registry
 from .core.errors import CaseFileError
-from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, ExpectedMoment
+from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, Clause, ExpectedMoment, Ruleset
 from .yamlfile import YamlSyntaxError, compose
 
 CATALOG_FILE = "rules.yaml"
@@ -32,6 +32,8 @@ class LoadedCase:
     case: Case
     path: str
     line: int
+    extra: tuple[Path, ...] = ()
+    """The suite's own rules.yaml / cards.yaml for the case's game (``--cases DIR/<game>/...``)."""
 
 
 @dataclass
@@ -130,31 +132,124 @@ def _load_model(path: Path, model: type, what: str):
             f"line {e.line} field {e.field}: {e.message}" for e in errors), line=errors[0].line) from None
 
 
-@cache
-def load_catalog(game: str, root: Path | None = None) -> Catalog:
-    """``cases/<game>/rules.yaml``."""
-    return _load_model(game_dir(game, root) / CATALOG_FILE, Catalog, "clause catalog")
+Extra = tuple[Path, ...]
+"""A suite's own ``rules.yaml`` / ``cards.yaml`` files for one game, extending the built-in ones."""
+
+
+def _stamps(extra: Extra) -> tuple[Any, ...]:
+    """What the cache of a suite's own files is keyed on besides their paths (they are edited in place)."""
+    out = []
+    for p in extra:
+        try:
+            st = p.stat()
+            out.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def load_catalog(game: str, root: Path | None = None, extra: Extra = ()) -> Catalog:
+    """``cases/<game>/rules.yaml``, extended by the ``rules.yaml`` files among ``extra`` (a suite's own
+    clauses, rulesets, documents and assumptions)."""
+    return _load_catalog(game, root, extra, _stamps(extra))
+
+
+def load_cards(game: str, root: Path | None = None, extra: Extra = ()) -> dict[str, CardDef]:
+    """``cases/<game>/cards.yaml``, by card name, extended by the ``cards.yaml`` files among ``extra``."""
+    return _load_cards(game, root, extra, _stamps(extra))
 
 
 @cache
-def load_cards(game: str, root: Path | None = None) -> dict[str, CardDef]:
-    """``cases/<game>/cards.yaml``, by card name."""
-    path = game_dir(game, root) / CARDS_FILE
-    pool: CardPool = _load_model(path, CardPool, "card pool")
+def _load_catalog(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any, ...]) -> Catalog:
+    base = _load_model(game_dir(game, root) / CATALOG_FILE, Catalog, "clause catalog")
+    for path in extra:
+        if path.name == CATALOG_FILE:
+            base = _extend_catalog(base, path)
+    return base
+
+
+@cache
+def _load_cards(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any, ...]) -> dict[str, CardDef]:
     out: dict[str, CardDef] = {}
-    for card in pool.cards:
-        if card.name in out:
-            raise CaseFileError(str(path), f"card {card.name!r} is defined twice", field="cards")
-        out[card.name] = card
+    for path in (game_dir(game, root) / CARDS_FILE, *(p for p in extra if p.name == CARDS_FILE)):
+        pool: CardPool = _load_model(path, CardPool, "card pool")
+        _same_game(pool.game, game, path)
+        node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
+        for i, card in enumerate(pool.cards):
+            if card.name in out:
+                raise CaseFileError(str(path), f"card {card.name!r} is defined twice (a suite's cards.yaml adds "
+                                               f"cards; it cannot redefine one)",
+                                    line=_line_of(node, ("cards", i, "name")), field=f"cards[{i}].name")
+            out[card.name] = card
     return out
+
+
+load_catalog.cache_clear = _load_catalog.cache_clear  # type: ignore[attr-defined]
+load_cards.cache_clear = _load_cards.cache_clear  # type: ignore[attr-defined]
+
+
+class CatalogExtension(Catalog):
+    """A suite's own ``<game>/rules.yaml``: more clauses (and rulesets, documents, assumptions) for the
+    built-in catalog of its game; the default ruleset stays the built-in one's."""
+
+    rulesets: list[Ruleset] = Field(default_factory=list)  # type: ignore[assignment]
+    clauses: list[Clause] = Field(default_factory=list)  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _one_default(self) -> "CatalogExtension":  # type: ignore[override]
+        if any(r.default for r in self.rulesets):
+            raise ValueError("a suite's rules.yaml extends the built-in catalog, whose default ruleset stays "
+                             "the default: drop default: true")
+        return self
+
+
+def _same_game(declared: str, game: str, path: Path) -> None:
+    if declared != game:
+        raise CaseFileError(str(path), f"the file says game {declared!r}, but it extends {game!r} (it is in the "
+                                       f"suite's {game}/ folder)", line=1, field="game")
+
+
+def _extend_catalog(base: Catalog, path: Path) -> Catalog:
+    ext: CatalogExtension = _load_model(path, CatalogExtension, "clause catalog (a suite's extension)")
+    _same_game(ext.game, base.game, path)
+    node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
+    for part, items, have in (("documents", ext.documents, base.documents), ("rulesets", ext.rulesets, base.rulesets),
+                              ("clauses", ext.clauses, base.clauses), ("assumptions", ext.assumptions,
+                                                                       base.assumptions)):
+        known = {x.id for x in have}
+        for i, x in enumerate(items):
+            if x.id in known:
+                raise CaseFileError(str(path), f"{part[:-1]} {x.id!r} is already in the catalog of {base.game} "
+                                               f"(a suite's rules.yaml adds; it cannot redefine)",
+                                    line=_line_of(node, (part, i, "id")), field=f"{part}[{i}].id")
+            if part in ("clauses", "assumptions") and not x.id.startswith(base.game + ":"):
+                raise CaseFileError(str(path), f"{part[:-1]} id {x.id!r} must start with the game: {base.game}:...",
+                                    line=_line_of(node, (part, i, "id")), field=f"{part}[{i}].id")
+            known.add(x.id)
+    return base.model_copy(update={
+        "documents": [*base.documents, *ext.documents], "rulesets": [*base.rulesets, *ext.rulesets],
+        "clauses": [*base.clauses, *ext.clauses], "assumptions": [*base.assumptions, *ext.assumptions]})
+
+
+def suite_extras(path: Path, game: str, root: Path | None = None) -> Extra:
+    """The files a suite folder brings for ``game``: ``PATH/<game>/rules.yaml`` and ``cards.yaml`` (or
+    ``PATH/rules.yaml`` ... when PATH is itself the game's folder; a case file: its folder). The built-in
+    ones are not extensions of themselves."""
+    folder = path if path.is_dir() else path.parent
+    here = folder if folder.name == game else folder / game
+    builtin = {(game_dir(game, root) / f).resolve() for f in NOT_CASES}
+    out = [here / name for name in (CATALOG_FILE, CARDS_FILE)
+           if (here / name).is_file() and (here / name).resolve() not in builtin]
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------------------------
 # Cases
 
 
-def load_case_file(path: Path, *, root: Path | None = None) -> Suite:
-    """Every case of one file; the invalid ones as errors."""
+def load_case_file(path: Path, *, root: Path | None = None, extras: dict[str, Extra] | None = None) -> Suite:
+    """Every case of one file; the invalid ones as errors. ``extras``: per game, the suite's own catalog
+    and card-pool files the cases are checked against."""
     suite = Suite()
     spath = str(path)
     try:
@@ -181,14 +276,15 @@ def load_case_file(path: Path, *, root: Path | None = None) -> Suite:
         except ValidationError as exc:
             suite.errors.extend(_validation_errors(exc, spath, n, case_id))
             continue
-        problems = check_case(case, root=root)
+        extra = (extras or {}).get(case.game, ())
+        problems = check_case(case, root=root, extra=extra)
         if problems:
             suite.errors.extend(
                 CaseFileError(spath, msg, line=_line_of(n, loc), case_id=case.id, field=_field(loc))
                 for loc, msg in problems
             )
             continue
-        suite.cases.append(LoadedCase(case, spath, line))
+        suite.cases.append(LoadedCase(case, spath, line, extra))
     return suite
 
 
@@ -206,29 +302,69 @@ def case_files(paths_: Iterable[Path]) -> list[Path]:
 
 def load_suite(paths_: Iterable[Path] | None = None, *, games: Iterable[str] | None = None,
                root: Path | None = None) -> Suite:
-    """Load cases from paths (default: every registered game's folder); duplicate ids are errors."""
+    """Load cases from paths (default: every registered game's folder); duplicate ids are errors. A
+    folder's own ``<game>/rules.yaml`` and ``<game>/cards.yaml`` extend the built-in catalog and pool for
+    the cases under it; a broken one is a located error."""
     wanted = list(games) if games else registry.names()
     if paths_ is None:
         paths_ = [game_dir(g, root) for g in wanted if game_dir(g, root).is_dir()]
     suite = Suite()
     seen: dict[str, LoadedCase] = {}
-    for f in case_files(list(paths_)):
-        if not f.exists():
-            suite.errors.append(CaseFileError(str(f), "no such file"))
-            continue
-        part = load_case_file(f, root=root)
-        for lc in part.cases:
-            if games and lc.case.game not in wanted:
+    done: set[Path] = set()
+    reported: set[str] = set()
+    for given in list(paths_):
+        extras = {g: suite_extras(given, g, root) for g in registry.names()} if given.exists() else {}
+        for g, extra in extras.items():
+            for err in _extension_errors(g, root, extra):
+                if str(err) not in reported:
+                    reported.add(str(err))
+                    suite.errors.append(err)
+        for f in case_files([given]):
+            if f.resolve() in done:  # a file named twice (a folder and a file in it) is one file, loaded once
                 continue
-            if lc.case.id in seen:
-                first = seen[lc.case.id]
-                suite.errors.append(CaseFileError(lc.path, f"duplicate case id (first at {first.path}:{first.line})",
-                                                  line=lc.line, case_id=lc.case.id, field="id"))
+            done.add(f.resolve())
+            if not f.exists():
+                suite.errors.append(CaseFileError(str(f), "no such file"))
                 continue
-            seen[lc.case.id] = lc
-            suite.cases.append(lc)
-        suite.errors.extend(part.errors)
+            part = load_case_file(f, root=root, extras=extras)
+            for lc in part.cases:
+                if games and lc.case.game not in wanted:
+                    continue
+                if lc.case.id in seen:
+                    first = seen[lc.case.id]
+                    suite.errors.append(CaseFileError(lc.path, f"duplicate case id (first at {first.path}:{first.line})",
+                                                      line=lc.line, case_id=lc.case.id, field="id"))
+                    continue
+                seen[lc.case.id] = lc
+                suite.cases.append(lc)
+            suite.errors.extend(part.errors)
     return suite
+
+
+def suite_catalogs(paths_: Iterable[Path] | None, root: Path | None = None) -> dict[str, Catalog]:
+    """The catalogs of the games whose clauses the given suite folders extend (for the report's coverage);
+    raises :class:`CaseFileError` for a broken one."""
+    extras: dict[str, list[Path]] = {}
+    for given in paths_ or []:
+        for g in registry.names():
+            extras.setdefault(g, []).extend(suite_extras(given, g, root))
+    return {g: load_catalog(g, root, tuple(dict.fromkeys(x))) for g, x in extras.items()
+            if any(p.name == CATALOG_FILE for p in x)}
+
+
+def _extension_errors(game: str, root: Path | None, extra: Extra) -> list[CaseFileError]:
+    """A suite's own rules.yaml / cards.yaml that cannot be loaded: its located error (never ignored)."""
+    out = []
+    for loader_ in (load_catalog, load_cards):
+        if not extra:
+            break
+        try:
+            loader_(game, root, extra)
+        except CaseFileError as exc:
+            out.append(exc)
+        except (OSError, UnicodeDecodeError) as exc:
+            out.append(CaseFileError(str(extra[0]), f"cannot read: {exc}"))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -237,16 +373,17 @@ def load_suite(paths_: Iterable[Path] | None = None, *, games: Iterable[str] | N
 Problem = tuple[tuple[Any, ...], str]
 
 
-def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
-    """What pydantic cannot know: clause ids, cards, zones, decisions, events, reasons of the game."""
+def check_case(case: Case, *, root: Path | None = None, extra: Extra = ()) -> list[Problem]:
+    """What pydantic cannot know: clause ids, cards, zones, decisions, events, reasons of the game
+    (its catalog and card pool extended by ``extra``, a suite's own files)."""
     problems: list[Problem] = []
     try:
         game = registry.get(case.game)
     except KeyError as exc:
         return [(("game",), str(exc.args[0]))]
     try:
-        catalog = load_catalog(case.game, root)
-        pool = load_cards(case.game, root)
+        catalog = load_catalog(case.game, root, extra)
+        pool = load_cards(case.game, root, extra)
     except (CaseFileError, OSError) as exc:
         return [(("game",), f"the game's catalog or card pool cannot be loaded: {exc}")]
     voc = game.vocabulary
@@ -257,7 +394,8 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
     clause_ids = {c.id for c in catalog.clauses}
     for i, c in enumerate(case.rules):
         if c not in clause_ids:
-            problems.append((("rules", i), f"unknown clause id {c!r} (not in cases/{case.game}/rules.yaml)"))
+            problems.append((("rules", i), f"unknown clause id {c!r} (not in cases/{case.game}/rules.yaml"
+                                           + (" nor the suite's own" if extra else "") + ")"))
     assumption_ids = {a.id for a in catalog.assumptions}
     for i, a in enumerate(case.assumptions):
         if a not in assumption_ids:
@@ -283,7 +421,8 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
                     problems.append((loc + (j, "id"), f"card id {cs.id!r} is used twice"))
                 card_ids.add(cs.id)
                 if cs.card not in pool:
-                    problems.append((loc + (j, "card"), f"unknown card {cs.card!r} (not in cases/{case.game}/cards.yaml)"))
+                    problems.append((loc + (j, "card"), f"unknown card {cs.card!r} (not in cases/{case.game}/cards.yaml"
+                                                        + (" nor the suite's own" if extra else "") + ")"))
                 for who in ("owner", "controller", "protector"):
                     v = getattr(cs, who)
                     if v is not None and v not in players:
