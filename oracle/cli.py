@@ -235,19 +235,23 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from .model import STATUSES
+
     per_game: dict[str, dict[str, int]] = {}
     for c in results.cases:
-        row = per_game.setdefault(c.game, {"pass": 0, "fail": 0, "error": 0, "skip": 0})
+        row = per_game.setdefault(c.game, dict.fromkeys(STATUSES, 0))
         row[c.status] += 1
+    level = results.engine.level
     table = Table(title=f"tcg-oracle · engine {results.engine.name} {results.engine.version}"
+                        + (f" · level {level}" if level and level != "trace" else "")
                         + (" · PARTIAL" if results.partial else ""))
-    for col in ("game", "pass", "fail", "error", "skip", "total"):
-        table.add_column(col, justify="left" if col == "game" else "right")
+    shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
+    for col in ("game", *shown, "total"):
+        table.add_column(col.replace("_", " "), justify="left" if col == "game" else "right")
     for game, row in sorted(per_game.items()):
-        table.add_row(game, *(str(row[s]) for s in ("pass", "fail", "error", "skip")), str(sum(row.values())))
+        table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())))
     s = results.summary
-    table.add_row("all", *(str(s.get(k, 0)) for k in ("pass", "fail", "error", "skip")), str(len(results.cases)),
-                  style="bold")
+    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(results.cases)), style="bold")
     console = Console(stderr=False)
     console.print(table)
     for c in results.cases:

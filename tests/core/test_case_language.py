@@ -125,14 +125,33 @@ def test_unordered_members_are_distinct_moments_between_the_neighbours():
 
 def test_state_after_decision_n_from_checkpoints():
     exp = {"after": [{"decision": 0, "state": {"cards": {"a": {"attacker": True}}}}]}
-    good = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": True}}}}]) \
-        if "checkpoints" in CaseReply.model_fields else None
-    if good is None:
-        pytest.skip("the reply has no checkpoints yet (protocol v2, branch levels)")
+    good = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": True}}}}])
     assert compare(case(exp), good).status == "pass"
     bad = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": False}}}}])
     v = compare(case(exp), bad)
     assert v.status == "fail" and v.divergence.what == "after" and "after decision 0" in v.divergence.message
+    v = compare(case(exp), reply(checkpoints=[{"after": 1, "state": {}}]))
+    assert v.status == "fail" and "no state after decision 0" in v.divergence.message
+
+
+def test_after_is_not_checkable_without_checkpoints_and_absent_needs_steps():
+    from oracle.model import Hello
+
+    final_only = Hello(protocol_version=2, engine={"name": "x"}, games=["ijinden"], observation="final")
+    exp = {"after": [{"decision": 0, "state": {"cards": {"a": {"attacker": True}}}}], "absent": [{"won": "bob"}],
+           "events": [{"drew": "alice"}, {"absent": [{"slept": "a"}]}, {"won": "alice"}]}
+    v = compare(case(exp), reply(), hello=final_only)
+    assert v.status == "not_checkable"
+    assert {(u.what, u.needs) for u in v.unchecked} == {("after", "checkpoints"), ("absent", "steps"),
+                                                        ("events", "steps")}
+    steps = Hello(protocol_version=2, engine={"name": "x"}, games=["ijinden"], observation="steps")
+    from oracle.harness.views import steps_from_trace
+
+    stepped = CaseReply(id="t.case", steps=steps_from_trace(TRACE))
+    v = compare(case({"absent": [{"drew": "alice"}]}), stepped, hello=steps)
+    assert v.status == "fail" and v.divergence.what == "absent" and "step 0" in v.divergence.message
+    v = compare(case(exp | {"after": []}), stepped, hello=steps)
+    assert v.status == "pass" and ("events[1]", "trace") in {(u.what, u.needs) for u in v.unchecked}
 
 
 # ------------------------------------------------------------------------------------------ validate

@@ -22,7 +22,11 @@ def test_hello_round_trip():
     (b"", "empty"),
     (b"ready!", "is not JSON"),
     (b'{"type": "hello", "games": []}', "engine"),
-    (b'{"type": "hello", "protocol_version": 2, "engine": {"name": "x"}, "games": []}', "protocol version 2"),
+    (b'{"type": "hello", "protocol_version": 3, "engine": {"name": "x"}, "games": []}', "protocol version 3"),
+    (b'{"type": "hello", "protocol_version": 1, "engine": {"name": "x"}, "games": [], "observation": "final"}',
+     "protocol 2 fields"),
+    (b'{"type": "hello", "protocol_version": 2, "engine": {"name": "x"}, "games": [], "observation": "moments"}',
+     "observation"),
 ])
 def test_bad_hello_says_what_to_fix(line, says):
     with pytest.raises(EngineStartError, match=says):
