@@ -525,13 +525,61 @@ def _check_items(ex, voc) -> list[Problem]:
 
 
 def _check_step(setup, voc) -> list[Problem]:
-    """``setup.step``: one of the later steps the game's vocabulary lets a case start at."""
-    if setup.step is None:
-        return []
-    if setup.step not in voc.steps:
+    """``setup.step``: one of the later steps the game's vocabulary lets a case start at, with the battle
+    state that step holds (``attacking`` / ``blocking`` cards) and nothing the step does not hold."""
+    cards = [(("setup", "players", pid, zone, j), pid, zone, cs)
+             for pid, p in setup.players.items() for zone, content in p.zones.items()
+             if not isinstance(content, int) for j, cs in enumerate(content)]
+    attackers = {cs.id: (pid, zone, cs) for _, pid, zone, cs in cards if cs.attacking not in (None, False)}
+    spec = voc.steps.get(setup.step) if setup.step is not None else None
+    if setup.step is not None and spec is None:
         allowed = sorted(voc.steps) or "none (every case starts at the turn's beginning)"
         return [(("setup", "step"), f"unknown step {setup.step!r}; {voc.game} setups may start at {allowed}")]
-    return []
+    out: list[Problem] = []
+    low, high = spec.attackers if spec else (0, 0)
+    if spec is not None and len(attackers) < low:
+        out.append((("setup", "step"), f"step {setup.step!r} starts with {low} or more attacking cards: mark them "
+                                       f"attacking: {'<target>' if spec.target else 'true'}"))
+    for loc, pid, zone, cs in cards:
+        ctrl = cs.controller or pid
+        if cs.attacking not in (None, False):
+            if spec is None or high == 0:
+                out.append((loc + ("attacking",), "attacking cards need a setup.step that starts in the battle"
+                                                  + (f"; {voc.game} steps: {sorted(voc.steps)}" if voc.steps else "")))
+                continue
+            if high is not None and len(attackers) > high:
+                out.append((loc + ("attacking",), f"step {setup.step!r} holds at most {high} attacking card(s)"))
+            if zone != "battlefield" or ctrl != setup.active:
+                out.append((loc + ("attacking",), "an attacking card is on the active player's battlefield"))
+            if spec.attackers_tapped and not cs.tapped:
+                out.append((loc + ("attacking",), "an attacking card has been tapped (put to sleep) by its "
+                                                  "attack: write tapped: true (sleeping: true)"))
+            if spec.target and (cs.attacking is True or not isinstance(cs.attacking, str)):
+                out.append((loc + ("attacking",), "name what the card attacks: attacking: <player or card id>"))
+            elif spec.target and not _a_target(setup, cs.attacking):
+                out.append((loc + ("attacking",), f"attacking {cs.attacking!r}: not an opponent nor a card on an "
+                                                  f"opponent's battlefield"))
+            elif not spec.target and cs.attacking is not True:
+                out.append((loc + ("attacking",), f"in {voc.game} an attacker is marked attacking: true"))
+        if cs.blocking is not None:
+            if spec is None or not spec.blockers:
+                out.append((loc + ("blocking",), "blocking cards need a setup.step after the blockers are declared"
+                                                 + (f" ({[s for s, x in voc.steps.items() if x.blockers]})"
+                                                    if any(x.blockers for x in voc.steps.values()) else "")))
+                continue
+            if cs.blocking not in attackers:
+                out.append((loc + ("blocking",), f"blocking {cs.blocking!r}: not an attacking card of the setup"))
+            if zone != "battlefield" or ctrl == setup.active:
+                out.append((loc + ("blocking",), "a blocking card is on a defending player's battlefield"))
+    return out
+
+
+def _a_target(setup, target: str) -> bool:
+    if target in setup.players:
+        return target != setup.active
+    return any(cs.id == target and (cs.controller or pid) != setup.active
+               for pid, p in setup.players.items() for zone, content in p.zones.items()
+               if zone == "battlefield" and not isinstance(content, int) for cs in content)
 
 
 def _check_final(final: dict[str, Any], voc, players: set[str], card_ids: set[str],

@@ -208,6 +208,9 @@ class CardSetup(Frozen):
     protector: str | None = None
     attached_to: str | None = None
     face: Literal["front", "back"] | None = None
+    attacking: bool | str | None = Field(default=None, description="With a later setup.step: the card is attacking "
+                                                              "(true, or what it attacks where the game names it)")
+    blocking: str | None = Field(default=None, description="With a later setup.step: the attacker this card blocks")
     props: dict[str, Any] = Field(default_factory=dict, description="Game-specific state")
 
 
@@ -337,6 +340,10 @@ class UnorderedGroup(Frozen):
 
 
 def _item_tag(data: Any) -> str:
+    if isinstance(data, AbsentEvents):
+        return "absent-item"
+    if isinstance(data, UnorderedGroup):
+        return "unordered-item"
     if isinstance(data, dict) and len(data) == 1:
         key = next(iter(data))
         if key in ("absent", "unordered"):
