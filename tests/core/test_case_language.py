@@ -203,3 +203,88 @@ def test_the_new_items_load(root):  # noqa: F811
     ex = suite.cases[0].case.expect
     assert ex.events[0].contains and ex.events[1].absent[0].kind == "won"
     assert [len(m.events) for m in ex.events[2].unordered] == [1, 1] and ex.after[0].decision == 0
+
+
+# ------------------------------------------------------------------------------------------ setup.step
+
+IJINDEN_STEP = """\
+id: t.step
+game: ijinden
+rulesets: [ijinden-rulecard-2.0-231225]
+title: a later-step setup
+source: {kind: external, document: d, edition: "1", page: "1", quote: q}
+rules: ["ijinden:B1"]
+setup:
+  active: alice
+  step: resolution
+  players:
+    alice: {battlefield: [{id: a, card: テスト用イジン, power: 1000, sleeping: true, attacking: true}]}
+    bob: {battlefield: [{id: b, card: テスト用イジン, power: 1000, blocking: a}]}
+script:
+  - {bob: {choose_attacker: a}}
+expect:
+  winner: null
+"""
+
+DM_STEP = """\
+id: t.dmstep
+game: duelmasters
+rulesets: [dm-seed-crossgear-era]
+title: a later-step setup
+source: {kind: external, document: d, edition: "1", page: "1", quote: q}
+rules: ["duelmasters:A3"]
+setup:
+  active: alice
+  step: block
+  players:
+    alice: {battlefield: [{id: a, card: 試験用バニラ, power: 1000, tapped: true, attacking: bob}]}
+    bob: {battlefield: [{id: c, card: 試験用バニラ, power: 1000, tapped: true}], shields: 1}
+expect:
+  winner: null
+"""
+
+
+@pytest.mark.parametrize("text, change, field, words", [
+    (IJINDEN_STEP, ("step: resolution", "step: blocking"), "setup.step", "unknown step 'blocking'"),
+    (IJINDEN_STEP, ("  step: resolution\n", ""), "setup.players.alice.battlefield[0].attacking",
+     "need a setup.step"),
+    (IJINDEN_STEP, ("step: resolution", "step: block"), "setup.players.bob.battlefield[0].blocking",
+     "after the blockers are declared"),
+    (IJINDEN_STEP, ("sleeping: true, attacking: true", "attacking: true"), "setup.players.alice.battlefield[0].attacking",
+     "sleeping: true"),
+    (IJINDEN_STEP, ("attacking: true", "attacking: bob"), "setup.players.alice.battlefield[0].attacking",
+     "attacking: true"),
+    (IJINDEN_STEP, ("blocking: a", "blocking: b"), "setup.players.bob.battlefield[0].blocking",
+     "not an attacking card"),
+    (IJINDEN_STEP, ("power: 1000, sleeping: true, attacking: true", "power: 1000"), "setup.step", "1 or more attacking"),
+    (IJINDEN_STEP, ("step: resolution", "step: after_battle"), "setup.players.alice.battlefield[0].attacking",
+     "need a setup.step"),
+    (DM_STEP, ("attacking: bob", "attacking: true"), "setup.players.alice.battlefield[0].attacking",
+     "name what the card attacks"),
+    (DM_STEP, ("attacking: bob", "attacking: alice"), "setup.players.alice.battlefield[0].attacking",
+     "not an opponent"),
+    (DM_STEP, ("{id: c, card: 試験用バニラ, power: 1000, tapped: true}", "{id: c, card: 試験用バニラ, power: 1000, "
+               "tapped: true, attacking: bob}"), "setup.players.bob.battlefield[0].attacking", "active player's"),
+    (DM_STEP, ("alice: {battlefield: [{id: a, card: 試験用バニラ, power: 1000, tapped: true, attacking: bob}]}",
+               "alice: {battlefield: [{id: a, card: 試験用バニラ, tapped: true, attacking: bob}, "
+               "{id: a2, card: 試験用バニラ, tapped: true, attacking: c}]}"),
+     "setup.players.alice.battlefield[0].attacking", "at most 1"),
+])
+def test_step_misuse_is_a_located_error(tmp_path, text, change, field, words):
+    from oracle.loader import load_suite
+
+    assert change[0] in text
+    p = tmp_path / "step.yaml"
+    p.write_text(text.replace(*change), encoding="utf-8")
+    errors = load_suite([p]).errors
+    assert any(e.field == field and words in e.message and e.line and e.case_id for e in errors), \
+        [str(e) for e in errors]
+
+
+@pytest.mark.parametrize("text", [IJINDEN_STEP, DM_STEP])
+def test_a_coherent_later_step_setup_loads(tmp_path, text):
+    from oracle.loader import load_suite
+
+    p = tmp_path / "step.yaml"
+    p.write_text(text, encoding="utf-8")
+    assert not load_suite([p]).errors
