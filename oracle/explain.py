@@ -133,11 +133,15 @@ def _clause_text(console: Console, catalog, clause: str | None, shown: set[str])
 def narrate(console: Console, case, result, catalog) -> None:
     """The reference trace moment by moment; consecutive moments of one clause form a step."""
     from .core.moments import moments
-    from .reports.traces import align
+    from .reports.traces import align, expected_shown
 
     case_dict = result.case or case.model_dump(mode="json", exclude_none=True)
     al = align(case_dict, result.trace, result.divergence.model_dump(mode="json") if result.divergence else None)
-    expected_at = {j: i for i, j in enumerate(al["match"]) if j >= 0}
+    notes = [s.note for s in expected_shown(case_dict)]
+    expected_at: dict[int, list[int]] = {}
+    for i, j in enumerate(al["match"]):
+        if j >= 0:
+            expected_at.setdefault(j, []).append(i)
     shown: set[str] = set()
     step, last_clauses = 0, None
     for j, m in enumerate(moments(result.trace or [])):
@@ -148,7 +152,8 @@ def narrate(console: Console, case, result, catalog) -> None:
             for c in clauses:
                 _clause_text(console, catalog, c, shown)
             last_clauses = clauses
-        mark = f"  [green]✓ expected #{expected_at[j]}[/green]" if j in expected_at else ""
+        mark = "".join(f"  [green]✓ expected #{i}{escape(f' ({notes[i]})') if notes[i] else ''}[/green]"
+                       for i in expected_at.get(j, []))
         if j in al["rejected"]:
             mark += "  [green]✓ expected refusal[/green]" if any(
                 r.at == al["rejected"][j] for r in case.expect.rejected) else "  [red]✗ unexpected refusal[/red]"
@@ -160,6 +165,33 @@ def narrate(console: Console, case, result, catalog) -> None:
                 d = case.script[e.args["at"]]
                 line += f"  [dim]← script #{e.args['at']}: {escape(d.player)}: {escape(d.kind)} {escape(_short(d.args))}[/dim]"
             console.print(line, highlight=False)
+    _other_expectations(console, case, result)
+
+
+def _other_expectations(console: Console, case, result) -> None:
+    """What the case expects beyond moments: absences (between moments and anywhere) and the state after
+    decision N, each marked with the verdict."""
+    div = result.divergence
+    ex = case.expect
+    between = [(i, it) for i, it in enumerate(ex.events) if hasattr(it, "absent")]
+    if not (between or ex.absent or ex.after):
+        return
+    console.print("\n[bold]Also expected[/bold]")
+
+    def mark(bad: bool) -> str:
+        return "[red]✗[/red]" if bad else ("[green]✓[/green]" if result.status == "pass" else "[dim]·[/dim]")
+
+    for i, it in between:
+        bad = div is not None and div.what == "absent" and div.index == i
+        pats = ", ".join(f"{ev.kind} {_short(ev.fields)}" for ev in it.absent)
+        console.print(f"  {mark(bad)} #{i}: none of {escape(pats)} between its neighbours", highlight=False)
+    if ex.absent:
+        bad = div is not None and div.what == "absent" and div.index is None
+        pats = ", ".join(f"{ev.kind} {_short(ev.fields)}" for ev in ex.absent)
+        console.print(f"  {mark(bad)} none of {escape(pats)} anywhere", highlight=False)
+    for check in ex.after:
+        bad = div is not None and div.what == "after" and div.index == check.decision
+        console.print(f"  {mark(bad)} after decision {check.decision}: {escape(_short(check.state))}", highlight=False)
 
 
 def _short(v: Any) -> str:
