@@ -126,7 +126,8 @@ def test_unordered_members_are_distinct_moments_between_the_neighbours():
 def test_state_after_decision_n_from_checkpoints():
     exp = {"after": [{"decision": 0, "state": {"cards": {"a": {"attacker": True}}}}]}
     good = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": True}}}}])
-    assert compare(case(exp), good).status == "pass"
+    v = compare(case(exp), good)
+    assert v.status == "pass" and v.asserted == ["ijinden:A3"]  # the event that made a an attacker
     bad = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": False}}}}])
     v = compare(case(exp), bad)
     assert v.status == "fail" and v.divergence.what == "after" and "after decision 0" in v.divergence.message
