@@ -56,6 +56,13 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the reference engine over the JSON-lines protocol")
     serve.add_argument("--game", action="append", metavar="G")
+    serve.add_argument("--observation", choices=("final", "checkpoints", "steps", "trace"), default="trace",
+                       help="play an engine of this observation level (protocol 2; default trace)")
+    serve.add_argument("--no-reason-codes", action="store_true",
+                       help="play an engine whose refusals carry no reason codes")
+    serve.add_argument("--automatic", action="store_true",
+                       help="play an engine that takes forced decisions itself (Magic choose_protector in a "
+                            "two-player game)")
 
     merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")

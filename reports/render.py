@@ -136,6 +136,10 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
         out["err"] = res.error
     if res.skip_reason:
         out["skip"] = res.skip_reason
+    if res.unchecked:
+        out["unc"] = [[u.what, u.needs, u.why] for u in res.unchecked]
+    if res.level and res.level != "trace":
+        out["lv"] = res.level
     if res.trace is not None:
         out["tr"] = traces.add(res.trace)
         if res.case:
@@ -212,7 +216,8 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
                 clause_text[row.id] = [row.text, row.summary] + ([] if row.testable else [row.reason or ""])
     blob = {
         "version": __version__,
-        "engines": [{"key": r.key, "name": r.name, "version": r.version, "spec": r.spec, "partial": r.partial}
+        "engines": [{"key": r.key, "name": r.name, "version": r.version, "spec": r.spec, "partial": r.partial,
+                     "level": r.level or "trace"}
                     for r in runs],
         "games": games,
         "statuses": list(STATUSES),

@@ -37,6 +37,19 @@ class EngineRun:
         return out
 
 
+    def checking(self) -> dict[str, int]:
+        """How much of its cases the engine's observation level let the suite check: ``full`` (pass or fail
+        with nothing left unchecked), ``partly`` (pass or fail, something unchecked), ``none``
+        (not checkable)."""
+        out = {"full": 0, "partly": 0, "none": 0}
+        for c in self.cases.values():
+            if c.status == "not_checkable":
+                out["none"] += 1
+            elif c.status in ("pass", "fail"):
+                out["partly" if c.unchecked else "full"] += 1
+        return out
+
+
 def engine_spec(name: str, command: str | None) -> str:
     """The ``--engine`` SPEC that reproduces a run: from its command line when recorded."""
     if command:

@@ -44,8 +44,13 @@ def test_reply_checks_id_and_quotes_trimmed_bytes():
 
 def test_protocol_schema_has_every_message():
     text = json.dumps(json_schema("protocol"))
-    for name in ("Hello", "CaseRequest", "CaseReply", "Bye", "TraceEntry"):
+    for name in ("Hello", "CaseRequest", "CaseReply", "Bye", "TraceEntry", "LegalityRequest", "LegalityReply",
+                 "DecisionOutcome", "Checkpoint", "Step"):
         assert name in text
+    hello = json_schema("protocol")["$defs"]["Hello"]["properties"]
+    assert {"observation", "reason_codes", "events"} <= set(hello)
+    assert hello["observation"]["enum"] == ["final", "checkpoints", "steps", "trace"]
+    assert "not checkable" in hello["observation"]["description"]
 
 
 def test_serve_speaks_the_protocol(toy):
