@@ -174,9 +174,9 @@ def _load_cards(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any, 
     for path in (game_dir(game, root) / CARDS_FILE, *(p for p in extra if p.name == CARDS_FILE)):
         pool: CardPool = _load_model(path, CardPool, "card pool")
         _same_game(pool.game, game, path)
-        node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
         for i, card in enumerate(pool.cards):
             if card.name in out:
+                node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
                 raise CaseFileError(str(path), f"card {card.name!r} is defined twice (a suite's cards.yaml adds "
                                                f"cards; it cannot redefine one)",
                                     line=_line_of(node, ("cards", i, "name")), field=f"cards[{i}].name")
