@@ -263,6 +263,8 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
         msg = f"tcg-oracle explain: no case {case_id!r}"
         msg += (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words"
         console.print(escape(msg), highlight=False)
+        for err in suite.errors[:5]:  # the case may be among the invalid ones (a broken suite catalog ...)
+            console.print(escape(f"  invalid: {err}"), highlight=False)
         return EXIT_USAGE
     case = lc.case
     ruleset, _ = choose_ruleset(lc, None)

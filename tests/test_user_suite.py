@@ -149,3 +149,11 @@ def test_report_with_a_broken_suite_catalog_is_bad_usage(suite, tmp_path, capsys
     (suite / "ijinden" / "rules.yaml").write_text(textwrap.dedent(RULES).replace("text: A", "txt: A"), encoding="utf-8")
     assert main(["report", str(results), "--out", str(tmp_path / "x.html"), "--cases", str(suite)]) == 2
     assert "rules.yaml" in capsys.readouterr().err
+
+
+def test_explain_names_the_suite_errors_when_the_case_is_not_found(suite, capsys):
+    (suite / "ijinden" / "cards.yaml").write_text(CARDS.replace("    types: [ijin]", "    typs: [ijin]"),
+                                                  encoding="utf-8")
+    assert main(["explain", "user.lone-attacker", "--cases", str(suite)]) == 2
+    out = capsys.readouterr().out.replace("\n", "")  # rich wraps long lines
+    assert "no case" in out and "cards.yaml" in out and "typs" in out
