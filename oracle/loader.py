@@ -314,6 +314,7 @@ def load_suite(paths_: Iterable[Path] | None = None, *, games: Iterable[str] | N
     reported: set[str] = set()
     for given in list(paths_):
         extras = {g: suite_extras(given, g, root) for g in registry.names()} if given.exists() else {}
+        suite.errors.extend(_unused_extensions(given, extras, root))
         for g, extra in extras.items():
             for err in _extension_errors(g, root, extra):
                 if str(err) not in reported:
@@ -350,6 +351,21 @@ def suite_catalogs(paths_: Iterable[Path] | None, root: Path | None = None) -> d
             extras.setdefault(g, []).extend(suite_extras(given, g, root))
     return {g: load_catalog(g, root, tuple(dict.fromkeys(x))) for g, x in extras.items()
             if any(p.name == CATALOG_FILE for p in x)}
+
+
+def _unused_extensions(given: Path, extras: dict[str, Extra], root: Path | None) -> list[CaseFileError]:
+    """A rules.yaml or cards.yaml under a suite folder that extends nothing (not in ``<suite>/<game>/``):
+    said, never silently ignored."""
+    if not given.is_dir():
+        return []
+    used = {p.resolve() for x in extras.values() for p in x}
+    builtin = {(game_dir(g, root) / f).resolve() for g in registry.names() for f in NOT_CASES}
+    out = []
+    for f in sorted(given.rglob("*.y*ml")):
+        if f.name in NOT_CASES and f.resolve() not in used | builtin:
+            out.append(CaseFileError(str(f), f"this {f.name} extends nothing: a suite's own {f.name} goes in "
+                                             f"<suite>/<game>/{f.name} (games: {', '.join(registry.names())})"))
+    return out
 
 
 def _extension_errors(game: str, root: Path | None, extra: Extra) -> list[CaseFileError]:

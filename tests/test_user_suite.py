@@ -157,3 +157,11 @@ def test_explain_names_the_suite_errors_when_the_case_is_not_found(suite, capsys
     assert main(["explain", "user.lone-attacker", "--cases", str(suite)]) == 2
     out = capsys.readouterr().out.replace("\n", "")  # rich wraps long lines
     assert "no case" in out and "cards.yaml" in out and "typs" in out
+
+
+def test_a_catalog_or_pool_file_that_extends_nothing_is_said(suite):
+    stray = suite / "misc" / "rules.yaml"
+    stray.parent.mkdir()
+    stray.write_text(RULES, encoding="utf-8")
+    errors = [e for e in load_suite([suite]).errors if e.path == str(stray)]
+    assert len(errors) == 1 and "extends nothing" in errors[0].message
