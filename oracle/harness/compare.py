@@ -399,7 +399,7 @@ def _blocks(ctx: Ctx) -> list[tuple[str, list[TraceEntry]]]:
                                                                       clause=None) for e in s.events]))
 
     step(-1)
-    for at in sorted(set(steps) | set(obs.decisions or {}) - {-1}):
+    for at in sorted((set(steps) | set(obs.decisions or {})) - {-1}):
         d = (obs.decisions or {}).get(at)
         if d is not None and d.outcome != "not_asked" and 0 <= at < len(case.script):
             entry = case.script[at]

@@ -221,3 +221,11 @@ def test_protocol_1_engines_are_judged_as_before():
         v = compare(c, reply(trace=skipped), h)  # an absent entry was never reached: a failure, as before
         assert v.status == "fail" and "never reached" in v.divergence.message and v.level == "trace"
     assert compare(case({"winner": "alice"}), reply(winner="alice"), v1).unchecked == []
+
+
+def test_events_before_the_first_decision_are_a_step_of_their_own():
+    c = case({"events": [{"drew": {"player": "alice"}}, {"decided": {"at": 0}}, {"won": "alice"}]})
+    r = steps_reply([(-1, [("drew", {"player": "alice", "count": 1})]), (0, [("won", {"player": "alice"})])])
+    assert compare(c, r, hello("steps")).status == "pass"
+    late = case({"events": [{"decided": {"at": 0}}, {"drew": {"player": "alice"}}]})
+    assert compare(late, r, hello("steps")).status == "fail"  # drew came before decision 0, not after it
