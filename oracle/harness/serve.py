@@ -34,9 +34,17 @@ class Behaviour:
     reason_codes: bool = True
     automatic: bool = False
 
+    @property
+    def name(self) -> str:
+        """``reference``, or e.g. ``reference-final-no-codes-automatic`` (runs side by side in a report)."""
+        if self == Behaviour():
+            return "reference"
+        return "-".join(["reference", self.observation] + ["no-codes"] * (not self.reason_codes)
+                        + ["automatic"] * self.automatic)
+
     def hello(self, games: list[str]) -> Hello:
         extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
-        return Hello(engine=EngineInfo(name="reference", version=__version__), games=games,
+        return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
                      capabilities=["legality"], **extra)
 
 
