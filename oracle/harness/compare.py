@@ -315,6 +315,12 @@ def _expected_moments(ctx: Ctx) -> list[tuple[int, Pattern]]:
             if not obs.reports(ev.kind):
                 dropped.append(ev.kind)
                 continue
+            if ev.kind in DECISION_KINDS and obs.outcome(fields.get("at")) == "not_asked":
+                ctx.not_checkable(f"events[{i}].{ev.kind}", "legality",
+                                  f"the engine never asked for decision {fields.get('at')} (it took that decision "
+                                  f"itself), so it has no {ev.kind} event for it; the rejected expectation is "
+                                  f"checked through the legality query where the engine offers it")
+                continue
             if ev.kind == "rejected" and "reason" in fields and not obs.reason_codes:
                 fields = {k: v for k, v in fields.items() if k != "reason"}
                 ctx.not_checkable(f"events[{i}].reason", "reason_codes",

@@ -229,3 +229,12 @@ def test_events_before_the_first_decision_are_a_step_of_their_own():
     assert compare(c, r, hello("steps")).status == "pass"
     late = case({"events": [{"decided": {"at": 0}}, {"drew": {"player": "alice"}}]})
     assert compare(late, r, hello("steps")).status == "fail"  # drew came before decision 0, not after it
+
+
+def test_an_expected_event_of_an_entry_never_asked_is_not_checkable():
+    c = case({"events": [{"rejected": {"at": 0, "reason": "attacker_sleeping"}}, {"decided": {"at": 1}}]}, SCRIPT2)
+    t = [e(1, "decided", at=1, player="alice", decision="declare_attackers", automatic=True)]
+    v = compare(c, reply(trace=t), hello())
+    assert v.status == "pass" and ("events[0].rejected", "legality") in needs(v)
+    v1 = Hello(engine=EngineInfo(name="x"), games=["ijinden"], protocol_version=1)
+    assert compare(c, reply(trace=t), v1).status == "fail"  # protocol 1: the refusal is simply missing
