@@ -238,3 +238,13 @@ def test_an_expected_event_of_an_entry_never_asked_is_not_checkable():
     assert v.status == "pass" and ("events[0].rejected", "legality") in needs(v)
     v1 = Hello(engine=EngineInfo(name="x"), games=["ijinden"], protocol_version=1)
     assert compare(c, reply(trace=t), v1).status == "fail"  # protocol 1: the refusal is simply missing
+
+
+def test_a_step_event_outside_the_vocabulary_is_a_broken_reply():
+    from oracle.harness.compare import vocabulary_problems
+
+    bad = steps_reply([(0, [("exploded", {"card": "a"})])])
+    assert "step 0 has an event \"exploded\"" in vocabulary_problems(bad, "ijinden")
+    extra = steps_reply([(1, [("drew", {"player": "alice", "colour": "red"})])])
+    assert "field(s) [\"colour\"]" in vocabulary_problems(extra, "ijinden")
+    assert vocabulary_problems(steps_reply([(0, [("drew", {"player": "alice"})])]), "ijinden") is None
