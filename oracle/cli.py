@@ -61,8 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-reason-codes", action="store_true",
                        help="play an engine whose refusals carry no reason codes")
     serve.add_argument("--automatic", action="store_true",
-                       help="play an engine that takes forced decisions itself (Magic choose_protector in a "
-                            "two-player game)")
+                       help="play an engine that takes decisions with exactly one legal option itself (those "
+                            "whose options it can list: Magic choose_protector)")
 
     merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")

@@ -340,6 +340,12 @@ def _filtered(ctx: Ctx, label: str, events: list[ExpectedEvent]) -> tuple[Patter
         if not obs.reports(ev.kind):
             dropped.append(ev.kind)
             continue
+        if ev.kind in DECISION_KINDS and isinstance(fields.get("at"), int) and obs.outcome(fields["at"]) == "not_asked":
+            ctx.not_checkable(f"{label}.{ev.kind}", "legality",
+                              f"the engine never asked for decision {fields.get('at')} (it took that decision "
+                              f"itself), so it has no {ev.kind} event for it; the rejected expectation is "
+                              f"checked through the legality query where the engine offers it")
+            continue
         if ev.kind == "rejected" and "reason" in fields and not obs.reason_codes:
             fields = {k: v for k, v in fields.items() if k != "reason"}
             ctx.not_checkable(f"{label}.reason", "reason_codes",
@@ -495,7 +501,7 @@ def _blocks(ctx: Ctx) -> list[tuple[str, list[TraceEntry]]]:
                                                                       clause=None) for e in s.events]))
 
     step(-1)
-    for at in sorted(set(steps) | set(obs.decisions or {}) - {-1}):
+    for at in sorted((set(steps) | set(obs.decisions or {})) - {-1}):
         d = (obs.decisions or {}).get(at)
         if d is not None and d.outcome != "not_asked" and 0 <= at < len(case.script):
             entry = case.script[at]
