@@ -109,7 +109,8 @@ class CaseItem(pytest.Item):
             pytest.skip(why)
         if case.game not in hello.games:
             pytest.skip(f"engine {hello.engine.name} does not play {case.game}")
-        result = run_case(engine, self.loaded, ruleset, hello.engine.name, config.getoption("tcg_timeout"))
+        result = run_case(engine, self.loaded, ruleset, hello.engine.name, config.getoption("tcg_timeout"),
+                          hello=hello)
         if result.status == "skip":
             pytest.skip(result.skip_reason or "skipped")
         if result.status == "not_checkable":

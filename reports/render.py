@@ -28,7 +28,7 @@ from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
 from .history import histories
 from .runs import split_runs, summary
-from .traces import align, expected_moments
+from .traces import align, expected_moments, expected_shown
 
 _STATIC = Path(__file__).resolve().parent / "templates"
 
@@ -69,6 +69,14 @@ def _source(case: Mapping[str, Any] | None) -> dict[str, Any] | None:
 def _expect(case: Mapping[str, Any] | None, moments: list) -> dict[str, Any]:
     ex = (case or {}).get("expect") or {}
     out: dict[str, Any] = {"moments": [[[k, f] for k, f in m] for m in moments]}
+    notes = {i: s.note for i, s in enumerate(expected_shown(case)) if s.note}
+    if notes:
+        out["notes"] = notes  # contains, unordered group members, absences between moments
+    if ex.get("absent"):
+        out["absent"] = [{e.get("kind"): e.get("fields") or {}} if isinstance(e, dict) and "kind" in e else e
+                         for e in ex["absent"]]
+    if ex.get("after"):
+        out["after"] = ex["after"]
     if ex.get("exact"):
         out["exact"] = True
     if "winner" in ex:

@@ -33,7 +33,7 @@ def choose_ruleset(lc: LoadedCase, wanted: str | None) -> tuple[str | None, str 
         if wanted in case.rulesets:
             return wanted, None
         return None, f"holds for {', '.join(case.rulesets)}, not for ruleset {wanted}"
-    default = load_catalog(case.game).default_ruleset
+    default = load_catalog(case.game, None, lc.extra).default_ruleset
     return (default if default in case.rulesets else case.rulesets[0]), None
 
 
@@ -80,7 +80,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                 title=case.title, ruleset=ruleset, engine=engine_name,
                 case=case.model_dump(mode="json", exclude_none=True), order=order, level=hello.observation)
     start = time.perf_counter()
-    request = make_request(case, ruleset)
+    request = make_request(case, ruleset, lc.extra)
     try:
         with observing(checkpoints="checkpoints" in reads(case)):  # in-process reference engines only
             reply = engine.run_case(request, timeout=timeout)
@@ -111,7 +111,7 @@ def select(suite: Suite, k: str | None = None, games: Iterable[str] | None = Non
     pred = matcher(k) if k else None
     wanted = set(games) if games else None
     return [lc for lc in suite.cases
-            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case)))]
+            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case, lc.extra)))]
 
 
 def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,
@@ -172,7 +172,7 @@ def _unsupported(lc: LoadedCase, hello: Hello, engine: str) -> str | None:
     if game not in hello.games:
         return f"engine {engine} does not play {game}"
     if hello.abilities is not None and game in hello.abilities:
-        missing = sorted(used_abilities(lc.case) - set(hello.abilities[game]))
+        missing = sorted(used_abilities(lc.case, lc.extra) - set(hello.abilities[game]))
         if missing:
             return f"needs abilities engine {engine} does not declare: {', '.join(missing)}"
     return None

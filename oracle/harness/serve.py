@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO, Callable
 
 from pydantic import ValidationError
 
@@ -34,38 +34,69 @@ class Behaviour:
     reason_codes: bool = True
     automatic: bool = False
 
+    @property
+    def name(self) -> str:
+        """``reference``, or e.g. ``reference-final-no-codes-automatic`` (runs side by side in a report)."""
+        if self == Behaviour():
+            return "reference"
+        return "-".join(["reference", self.observation] + ["no-codes"] * (not self.reason_codes)
+                        + ["automatic"] * self.automatic)
+
     def hello(self, games: list[str]) -> Hello:
         extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
-        return Hello(engine=EngineInfo(name="reference", version=__version__), games=games,
+        return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
                      capabilities=["legality"], **extra)
 
 
-FORCED = {"mtg": ("choose_protector",)}
-"""Decision kinds with exactly one legal option in a two-player game: a battle's protector is an opponent
-of its controller (CR 310.8 / 310.10), and there is one. ``--automatic`` takes these itself."""
+def _players(request: CaseRequest, entry: dict[str, Any]) -> list[Any]:
+    return list(request.setup.get("players", {}))
+
+
+OPTIONS: dict[tuple[str, str], Callable[[CaseRequest, dict[str, Any]], list[Any]]] = {
+    ("mtg", "choose_protector"): _players,
+}
+"""Decisions whose options ``--automatic`` can list (the arguments an entry of that kind may name). A
+battle's protector is a player (CR 310.8); only an opponent of its controller is legal."""
+
+
+def only_option(request: CaseRequest, at: int) -> bool:
+    """Whether script entry ``at`` had exactly one legal option where it was asked: each option the
+    decision could name is put to the reference engine (a legality query after entries 0..at-1)."""
+    from .engine import reference_legality  # noqa: PLC0415
+
+    entry = request.script[at]
+    options = OPTIONS.get((request.game, entry["kind"]))
+    if options is None:
+        return False
+    legal = 0
+    for option in options(request, entry):
+        query = LegalityRequest(id=request.id, game=request.game, ruleset=request.ruleset, setup=request.setup,
+                                script=request.script[:at], cards=request.cards, decision={**entry, "args": option})
+        legal += reference_legality(query).accepted
+        if legal > 1:
+            return False
+    return legal == 1
 
 
 def automatic(request: CaseRequest, reply: CaseReply) -> CaseReply:
-    """The reply of an engine that takes forced decisions itself: an accepted entry of a forced kind is
-    ``automatic`` (a ``decided`` event with ``automatic: true``), and the refused entries just before it
-    at the same point were never asked (``not_asked``; their ``rejected`` events disappear).
-
-    Forced here means a kind of :data:`FORCED` in a two-player game -- a test engine's rule, not a general
-    enumeration of legal options."""
-    kinds = FORCED.get(request.game, ())
-    if not kinds or len(request.setup.get("players", {})) != 2 or reply.decisions is None:
+    """The reply of an engine that takes forced decisions itself: an accepted entry that had exactly one
+    legal option (:func:`only_option`; decisions of :data:`OPTIONS`) is ``automatic`` (a ``decided`` event
+    with ``automatic: true``), and the refused entries of the same kind just before it, at the same
+    point, were never asked (``not_asked``; their ``rejected`` events disappear)."""
+    if reply.decisions is None:
         return reply
     outcome = {d.at: d for d in reply.decisions}
     auto: set[int] = set()
     unasked: set[int] = set()
     for d in reply.decisions:
-        if d.outcome == "accepted" and request.script[d.at]["kind"] in kinds:
-            auto.add(d.at)
-            n = d.at - 1
-            while n >= 0 and outcome.get(n) is not None and outcome[n].outcome == "refused" \
-                    and request.script[n]["kind"] in kinds:
-                unasked.add(n)
-                n -= 1
+        kind = request.script[d.at]["kind"]
+        if d.outcome != "accepted" or (request.game, kind) not in OPTIONS or not only_option(request, d.at):
+            continue
+        auto.add(d.at)
+        n = d.at - 1
+        while n >= 0 and n in outcome and outcome[n].outcome == "refused" and request.script[n]["kind"] == kind:
+            unasked.add(n)
+            n -= 1
     if not auto:
         return reply
     decisions = [DecisionOutcome(at=d.at, outcome="automatic") if d.at in auto else
