@@ -471,10 +471,9 @@ class Hello(Frozen):
 
     @property
     def v1(self) -> bool:
+        """Protocol 1: level trace with reason codes, and an entry absent from the trace was never reached
+        (protocol 2: never asked, when later entries were)."""
         return self.protocol_version < 2
-
-    def reports_event(self, game: str, kind: str) -> bool:
-        return self.events is None or game not in self.events or kind in self.events[game]
 
 
 class CaseRequest(Frozen):
