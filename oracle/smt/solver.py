@@ -102,7 +102,7 @@ def constraints(v: View, misread: frozenset[str] = frozenset()) -> list[z3.BoolR
 def _ijinden(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
     out = []
     defender = 1 - v.active  # B1: the attacked player (two players) becomes the defending side
-    for (j, i), x in v.x.items():
+    for (j, _i), x in v.x.items():
         c = v.candidates[j]
         # B1: 起きているイジンまたはガーディアン of the defender
         out.append(z3.Implies(x, z3.And(c.controller == defender, z3.Or(c.kind == IJIN, c.kind == GUARDIAN),

@@ -138,6 +138,18 @@ def _outcome(board: Board, script: list[dict[str, Any]]) -> str:
     return "refused"
 
 
+@cache
+def _attack_refused(board: Board) -> bool:
+    entries = _attack_entries(board)
+    try:
+        reply = registry.get(board.game).run(_request(board, entries))
+    except MissingDecision as m:
+        return ATTACK_KINDS[board.game] in m.kinds
+    except LeftoverDecisions:
+        return True
+    return any(e.kind == "rejected" for e in reply.trace)
+
+
 def _prefix(board: Board) -> list[dict[str, Any]]:
     script = _attack_entries(board)
     if board.game == "duelmasters" and board.shield_chosen:
@@ -148,9 +160,18 @@ def _prefix(board: Board) -> list[dict[str, Any]]:
     return script
 
 
+class Unreachable(Exception):
+    """The engine refuses the board's attack itself: there is no block to judge."""
+
+
+ATTACK_KINDS = {"ijinden": "declare_attackers", "duelmasters": "attack", "mtg": "declare_attackers"}
+
+
 def engine_legal(board: Board, decl: Declaration) -> bool:
     """The reference engine's verdict on one block declaration of ``board``."""
     script = _prefix(board)
+    if _attack_refused(board):
+        raise Unreachable(f"the engine refuses the attack of {board.name or 'the board'}")
     kinds = BLOCK_KINDS[board.game]
     if board.game == "duelmasters":
         point = _next_point(board, script)
