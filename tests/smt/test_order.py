@@ -94,3 +94,31 @@ def test_the_checker_imports_no_z3():
     code = "import sys, oracle.smt.order; print('z3' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def resolution_trace(order: list[str]) -> list[dict]:
+    """An Ijinden battle resolution with one event per step D1..D6, at the moments ``order`` gives."""
+    events = {
+        "D1": ("lost_battle", {"card": "b1", "power": 1000, "against": 3000}),
+        "D2": ("destroyed", {"card": "b1"}),
+        "D3": ("triggered", {"card": "b1", "ability": "undestroy", "player": "bob"}),
+        "D4": ("moved", {"card": "b1", "from": "battlefield", "to": "graveyard"}),
+        "D5": ("triggered", {"card": "b1", "ability": "legacy_draw", "player": "bob"}),
+        "D6": ("battle_resolution_ended", {"card": "a1"}),
+    }
+    trace = [{"moment": 1, "kind": "chose_attacker", "args": {"player": "bob", "card": "a1"}}]
+    trace += [{"moment": n + 2, "kind": events[s][0], "args": events[s][1]} for n, s in enumerate(order)]
+    return trace
+
+
+def test_explain_names_the_two_swapped_steps_not_every_pair_they_disturb():
+    pytest.importorskip("z3")
+    from oracle.smt.order_explain import explain_order
+
+    swapped = resolution_trace(["D1", "D5", "D3", "D4", "D2", "D6"])  # D2 and D5 exchanged
+    plain = {c for v in check_order("ijinden", swapped) for c in v.clauses}
+    assert plain == {"ijinden:D2", "ijinden:D3", "ijinden:D4", "ijinden:D5"}
+    expl = explain_order("ijinden", swapped)
+    assert set(expl.clauses) == {"ijinden:D2", "ijinden:D5"}
+    assert len(expl.core) == 2 and {i.clause for i in expl.core} <= plain
+    assert explain_order("ijinden", resolution_trace(["D1", "D2", "D3", "D4", "D5", "D6"])).clauses == ()
