@@ -85,7 +85,7 @@ def explain_order(game: str, trace: Iterable[Any]) -> OrderExplanation:
 
     opt = z3.Optimize()
     opt.add(*hard)
-    for k, lit in placed.items():
+    for lit in placed.values():
         opt.add_soft(lit, 1)
     opt.check()
     model = opt.model()
