@@ -105,8 +105,9 @@ def _ijinden(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
     for (j, _i), x in v.x.items():
         c = v.candidates[j]
         # B1: 起きているイジンまたはガーディアン of the defender
+        awake = z3.BoolVal(True) if "sleeping-blocks" in misread else z3.Not(c.tapped)
         out.append(z3.Implies(x, z3.And(c.controller == defender, z3.Or(c.kind == IJIN, c.kind == GUARDIAN),
-                                        z3.Not(c.tapped))))
+                                        awake)))
     for i, a in enumerate(v.attackers):
         n = v.blockers_of(i)
         need = a.pressure - 1 if "pressure-minus-one" in misread else a.pressure
@@ -142,7 +143,8 @@ def _mtg(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
         ok = [c.controller == defender, z3.Not(c.tapped)]  # 509.1a
         if "battles-block" not in misread:
             ok.append(c.kind == CREATURE)  # 509.1a "can't also be battles"; summary.no-combat
-        ok.append(z3.Implies(a.flying, z3.Or(c.flying, c.reach)))  # flying / reach
+        if "flying-ignored" not in misread:
+            ok.append(z3.Implies(a.flying, z3.Or(c.flying, c.reach)))  # flying / reach
         out.append(z3.Implies(x, z3.And(ok)))
     for i, a in enumerate(v.attackers):
         n = v.blockers_of(i)
