@@ -59,6 +59,12 @@ class View:
         """Who defends against attack ``i``: the attacked player; for a battle its protector (508.5,
         310.8d); for a creature (Duel Masters C1) its controller."""
         t = self.targets[i]
+        if z3.is_int_value(t):  # a concrete board: read it off
+            n = t.as_long()
+            if n < self.players:
+                return t
+            c = self.candidates[n - self.players]
+            return z3.simplify(z3.If(c.kind == BATTLE, c.protector, c.controller))
         out: z3.ArithRef = t
         for j, c in enumerate(self.candidates):
             owner = z3.If(c.kind == BATTLE, c.protector, c.controller)
@@ -118,10 +124,11 @@ def _ijinden(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
 
 def _duelmasters(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
     out = []
+    defenders = [v.defender(i) for i in range(len(v.attackers))]
     for (j, i), x in v.x.items():
         c = v.candidates[j]
         # A3: the defender's creature with ブロッカー; X-blocker-taps: untapped
-        out.append(z3.Implies(x, z3.And(c.kind == CREATURE, c.controller == v.defender(i), c.blocker,
+        out.append(z3.Implies(x, z3.And(c.kind == CREATURE, c.controller == defenders[i], c.blocker,
                                         z3.Not(c.tapped))))
     every = [x for x in v.x.values()]
     if every and "many-blockers" not in misread:
@@ -133,9 +140,10 @@ def _duelmasters(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
 
 def _mtg(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
     out = []
+    defenders = [v.defender(i) for i in range(len(v.attackers))]
     for (j, i), x in v.x.items():
         c, a = v.candidates[j], v.attackers[i]
-        defender = v.defender(i)
+        defender = defenders[i]
         if "battle-controller-defends" in misread:  # the misreading 310.8c forbids
             t = v.targets[i]
             for k, b in enumerate(v.candidates):

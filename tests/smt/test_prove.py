@@ -64,3 +64,13 @@ def test_prove_command_exits_1_on_a_counterexample(monkeypatch, capsys):
 def test_prove_command_bad_usage():
     assert main(["prove", "--game", "chess"]) == 2
     assert main(["prove", "--max-cards", "0"]) == 2
+
+
+def test_bench_figures_are_measured_on_the_boards_they_name():
+    from oracle.smt.bench import figures, ijinden_2x6, magic_6x6, rows
+    from oracle.smt import brute as brute_force
+
+    fig = figures(quick=True)
+    assert fig["verdict"] is True and brute_force.legal(magic_6x6(), (("b1", "a3"), ("b2", "a2"), ("b4", "a3")))
+    assert fig["count"] == brute_force.count(ijinden_2x6())
+    assert len(rows(fig)) == 5 and all(fig[k] > 0 for k in ("z3_verdict", "z3_count", "brute_count"))
