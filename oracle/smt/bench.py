@@ -64,7 +64,9 @@ def figures(quick: bool = False) -> dict[str, Any]:
 
 
 def rows(fig: dict[str, Any]) -> list[tuple[str, str]]:
-    ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1e6:.0f} µs" if seconds < 1e-3 else f"{seconds * 1000:.1f} ms"
+
     return [
         (f"z3: legality verdict, {fig['verdict_board']} (solver built once)", ms(fig["z3_verdict"])),
         ("z3: building that board's model", ms(fig["z3_build"])),

@@ -57,7 +57,7 @@ def _mtg(board: Board, decl: Declaration) -> bool:
         # flying (CR 702.9b): blocked only by creatures with flying or reach (reach, CR 702.17b)
         if "flying" in board.card(attacker).keywords and not {"flying", "reach"} & card.keywords:
             return False
-    # menace (CR 702, Menace): can't be blocked except by two or more creatures
+    # menace (CR 702.111b): can't be blocked except by two or more creatures
     per_attacker = Counter(a for _, a in decl)
     return all(n >= 2 for a, n in per_attacker.items() if "menace" in board.card(a).keywords)
 
