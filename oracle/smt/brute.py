@@ -84,3 +84,34 @@ def divide(board: Board) -> dict[str, int]:
         for a in {a for _, a in d}:
             out[a] += 1
     return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Magic block requirements (CR 509.1c): the declaration must obey as many requirements as possible
+# without breaking a restriction. Requirements, as keywords: an attacker that "must be blocked if able"
+# (must_be_blocked: obeyed when something blocks it); "all creatures able to block it do so" (lure: one
+# requirement per potential blocker, obeyed when that creature blocks it); a creature that "blocks each
+# combat if able" (blocks_each_combat: obeyed when it blocks).
+
+REQUIREMENTS = ("must_be_blocked", "lure", "blocks_each_combat")
+
+
+def obeyed(board: Board, decl: Declaration) -> int:
+    """How many requirements ``decl`` obeys."""
+    blocked = {a for _, a in decl}
+    blocking = {b for b, _ in decl}
+    n = 0
+    for a in board.attackers:
+        kw = board.card(a).keywords
+        n += "must_be_blocked" in kw and a in blocked
+        if "lure" in kw:
+            n += sum((c, a) in decl for c in board.candidates)
+    n += sum("blocks_each_combat" in board.card(c).keywords and c in blocking for c in board.candidates)
+    return n
+
+
+def legal_with_requirements(board: Board) -> list[Declaration]:
+    """The declarations that break no restriction and obey the most requirements (509.1c)."""
+    ok = legal_declarations(board)
+    best = max(obeyed(board, d) for d in ok)  # the empty declaration always breaks no restriction
+    return [d for d in ok if obeyed(board, d) == best]

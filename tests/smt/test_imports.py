@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 SMT = Path(__file__).resolve().parents[2] / "oracle" / "smt"
-Z3_USERS = {"solver.py", "battle.py", "prove.py", "order_explain.py"}
+Z3_USERS = {"solver.py", "battle.py", "prove.py", "order_explain.py", "requirements.py"}
 """The models and the proofs, and the ordering explanation; everything else stays z3-free at import."""
 
 
