@@ -1,35 +1,29 @@
 """The reference engine's verdict on a block declaration: the board becomes a case request (setup and
-the decisions up to the block), the declaration is the script's next decision, and the engine --
-looked up through the registry, never imported -- accepts or refuses it.
+the decisions up to the block), and the legality API (:mod:`oracle.core.legality`: the decision the
+engine asks next, and its check of one decision, by the engine's own validators) judges the declaration.
+The engine is looked up through the registry, never imported.
 
-Without a legality API the verdict is read from where the engine stops: a refused declaration leaves the
-engine asking the same player for the same decision again (or, at the end of the procedure, a ``rejected``
-entry in the trace). A declaration the engine never asks for (a Duel Masters defender with no ブロッカー,
-the shield already chosen) is legal only when it declares no block: the engine took that decision itself.
+A declaration the engine never asks for (a Duel Masters defender with no ブロッカー, the shield already
+chosen) is legal only when it declares no block: the engine took that decision itself; a block there is
+judged at whatever the engine asks instead (and refused).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .. import registry
-from ..core.errors import LeftoverDecisions, MissingDecision
-from ..loader import load_cards
+from ..core.legality import pending
+from ..loader import load_cards, load_catalog
 from ..model import CaseRequest
 from .boards import Board, Card, Declaration, defending_player
 
 BLOCK_KINDS = {"ijinden": ("declare_blockers",), "duelmasters": ("block", "no_block"), "mtg": ("declare_blockers",)}
+ATTACK_KINDS = {"ijinden": "declare_attackers", "duelmasters": "attack", "mtg": "declare_attackers"}
 
 
-@dataclass(frozen=True)
-class Point:
-    """Where the engine asks next: ``player`` for one of ``kinds``, as script entry ``at``."""
-
-    player: str
-    kinds: tuple[str, ...]
-    at: int
+class Unreachable(Exception):
+    """The engine refuses the board's attack itself: there is no block to judge."""
 
 
 @cache
@@ -105,92 +99,55 @@ def _request(board: Board, script: list[dict[str, Any]]) -> CaseRequest:
 
 @cache
 def _ruleset(game: str) -> str:
-    from ..loader import load_catalog
-
     return load_catalog(game).default_ruleset
 
 
-def _next_point(board: Board, script: list[dict[str, Any]]) -> Point | None:
-    """Where the engine asks after ``script`` (None: it reached the end, or the game ended)."""
-    try:
-        registry.get(board.game).run(_request(board, script))
-    except MissingDecision as m:
-        return Point(m.player, tuple(m.kinds), m.at)
-    except LeftoverDecisions:
-        return None
-    return None
+
+def _asked(board: Board, script: list[dict[str, Any]]):
+    """The decision point the engine reaches after ``script`` (its ``point`` is None when it asks none)."""
+    return pending(_request(board, script), len(script))
 
 
-def _outcome(board: Board, script: list[dict[str, Any]]) -> str:
-    """``accepted`` or ``refused``: the engine's answer to the last entry of ``script``."""
-    at = len(script) - 1
-    before = _next_point(board, script[:-1])
-    try:
-        reply = registry.get(board.game).run(_request(board, script))
-    except MissingDecision as m:
-        again = before is not None and (m.player, tuple(m.kinds)) == (before.player, before.kinds)
-        return "refused" if m.at == at + 1 and again else "accepted"
-    except LeftoverDecisions:
-        return "refused"  # the game ended before the entry could be made
-    for e in reply.trace:
-        if e.args.get("at") == at and e.kind in ("decided", "rejected"):
-            return "accepted" if e.kind == "decided" else "refused"
-    return "refused"
+def _accepted(point, entry: dict[str, Any]) -> bool:
+    return point.point is not None and point.judge(entry) is None
 
 
 @cache
 def _attack_refused(board: Board) -> bool:
     entries = _attack_entries(board)
-    try:
-        reply = registry.get(board.game).run(_request(board, entries))
-    except MissingDecision as m:
-        return ATTACK_KINDS[board.game] in m.kinds
-    except LeftoverDecisions:
-        return True
-    return any(e.kind == "rejected" for e in reply.trace)
+    return not _accepted(_asked(board, entries[:-1]), entries[-1])
 
 
 def _prefix(board: Board) -> list[dict[str, Any]]:
     script = _attack_entries(board)
     if board.game == "duelmasters" and board.shield_chosen:
-        point = _next_point(board, script)
-        if point and "no_block" in point.kinds:
+        point = _asked(board, script)
+        if "no_block" in point.kinds:
             script.append(_entry(point.player, "no_block"))
         script.append(_entry(board.active, "choose_shield", f"shield_{board.attacks[0].target}"))
     return script
 
 
-class Unreachable(Exception):
-    """The engine refuses the board's attack itself: there is no block to judge."""
-
-
-ATTACK_KINDS = {"ijinden": "declare_attackers", "duelmasters": "attack", "mtg": "declare_attackers"}
-
-
 def engine_legal(board: Board, decl: Declaration) -> bool:
     """The reference engine's verdict on one block declaration of ``board``."""
-    script = _prefix(board)
     if _attack_refused(board):
         raise Unreachable(f"the engine refuses the attack of {board.name or 'the board'}")
-    kinds = BLOCK_KINDS[board.game]
+    script = _prefix(board)
+    point = _asked(board, script)
+    asked = point.point is not None and point.kinds == BLOCK_KINDS[board.game]
     if board.game == "duelmasters":
-        point = _next_point(board, script)
-        asked = point is not None and point.kinds == kinds
         if not decl:
-            if not asked:
-                return True  # no block asked for: the engine declared none itself
-            return _outcome(board, script + [_entry(point.player, "no_block")]) == "accepted"
+            return True if not asked else _accepted(point, _entry(point.player, "no_block"))
         if len(decl) > 1:
             return False  # the decision names one blocker: two cannot even be said
         ((blocker, _attacker),) = decl
-        defender = defending_player(board, board.attacks[0])
-        return _outcome(board, script + [_entry(defender, "block", blocker)]) == "accepted"
+        return _accepted(point, _entry(defending_player(board, board.attacks[0]), "block", blocker))
     if board.game == "ijinden":
         defender = next(p for p in board.players if p != board.active)
         args: dict[str, list[str]] = {}
         for b, a in decl:
             args.setdefault(a, []).append(b)
-        return _outcome(board, script + [_entry(defender, "declare_blockers", args)]) == "accepted"
+        return _accepted(point, _entry(defender, "declare_blockers", args))
     return _mtg_legal(board, decl, script)
 
 
@@ -198,18 +155,18 @@ def _mtg_legal(board: Board, decl: Declaration, script: list[dict[str, Any]]) ->
     """Each defending player the engine asks declares the blocks of their own creatures; the blocks of a
     creature whose controller defends against nothing go with the first declaration (to be refused)."""
     defending = {defending_player(board, a) for a in board.attacks}
-    pending = dict(decl)
+    pending_ = dict(decl)
     first = True
     while True:
-        point = _next_point(board, script)
-        if point is None or point.kinds != ("declare_blockers",):
-            return not pending  # nobody left to declare them
-        mine = {b: a for b, a in pending.items()
+        point = _asked(board, script)
+        if point.point is None or point.kinds != ("declare_blockers",):
+            return not pending_  # nobody left to declare them
+        mine = {b: a for b, a in pending_.items()
                 if board.card(b).controller == point.player or (first and board.card(b).controller not in defending)}
         first = False
         for b in mine:
-            pending.pop(b)
+            pending_.pop(b)
         entry = _entry(point.player, "declare_blockers", mine)
-        if _outcome(board, script + [entry]) != "accepted":
+        if not _accepted(point, entry):
             return False
         script = script + [entry]
