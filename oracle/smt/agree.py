@@ -25,7 +25,8 @@ class Agreement:
 
 
 def disagreements(board: Board, model: BlockModel | None = None) -> list[str]:
-    """Each declaration on which the solver and the reference engine differ."""
+    """Each declaration on which the solver and the reference engine differ (besides the counts: the
+    engine's own enumeration of the legal declarations, in :func:`check`)."""
     model = model or BlockModel(board)
     out = []
     for d in board.declarations():
@@ -47,6 +48,9 @@ def check(board: Board, into: Agreement) -> None:
     z3_count, brute_count = model.count(), brute.count(board)
     if z3_count != brute_count:
         bad.append(f"count: z3 {z3_count}, brute force {brute_count}")
+    enumerated = verdicts.engine_count(board)
+    if enumerated is not None and enumerated != z3_count:
+        bad.append(f"count: z3 {z3_count}, the engine's own enumeration {enumerated}")
     if model.divide() != brute.divide(board):
         bad.append(f"divide: z3 {model.divide()}, brute force {brute.divide(board)}")
     if bad:

@@ -170,3 +170,23 @@ def _mtg_legal(board: Board, decl: Declaration, script: list[dict[str, Any]]) ->
         if not _accepted(point, entry):
             return False
         script = script + [entry]
+
+
+def engine_count(board: Board) -> int | None:
+    """How many legal block declarations the engine itself enumerates at the block point
+    (:func:`oracle.core.legality.legal_decisions`); ``None`` where one decision does not hold the whole
+    declaration (Magic with several defending players) or the enumeration is partial. Where the engine
+    asks no block decision, it declares none itself: one declaration."""
+    from ..core.legality import legal_decisions
+
+    if _attack_refused(board):
+        raise Unreachable(f"the engine refuses the attack of {board.name or 'the board'}")
+    if board.game == "mtg" and len({defending_player(board, a) for a in board.attacks}) > 1:
+        return None
+    script = _prefix(board)
+    point = legal_decisions(_request(board, script), len(script))
+    if point.point is None or point.kinds != BLOCK_KINDS[board.game]:
+        return 1
+    if not point.complete or point.unenumerated:
+        return None
+    return point.count

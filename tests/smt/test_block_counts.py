@@ -8,6 +8,7 @@ import pytest
 from oracle.core.errors import CaseFileError
 from oracle.loader import load_catalog
 from oracle.smt.counts import board_of, load_counts, three_ways
+from oracle.smt.verdicts import engine_count
 
 GAMES = ("ijinden", "duelmasters", "mtg")
 
@@ -20,9 +21,11 @@ def entries():
 
 @pytest.mark.parametrize("game, entry", list(entries()))
 def test_entry_agrees_three_ways(game, entry):
-    answers = three_ways(board_of(game, entry))
+    board = board_of(game, entry)
+    answers = three_ways(board)
     for who, (count, divide) in answers.items():
         assert (count, divide) == (entry.count, entry.divide), f"{who}: {count} {divide}"
+    assert engine_count(board) in (None, entry.count)  # the engine's own enumeration (oracle.core.legality)
 
 
 @pytest.mark.parametrize("game", GAMES)
