@@ -53,10 +53,20 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the reference engine over the JSON-lines protocol")
     serve.add_argument("--game", action="append", metavar="G")
+    serve.add_argument("--observation", choices=("final", "checkpoints", "steps", "trace"), default="trace",
+                       help="play an engine of this observation level (protocol 2; default trace)")
+    serve.add_argument("--no-reason-codes", action="store_true",
+                       help="play an engine whose refusals carry no reason codes")
+    serve.add_argument("--automatic", action="store_true",
+                       help="play an engine that takes forced decisions itself (Magic choose_protector in a "
+                            "two-player game)")
 
     merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
     merge.add_argument("--out", required=True, type=Path, metavar="FILE")
+    merge.add_argument("--junit", metavar="FILE", help="also write JUnit XML of the merged results")
+    merge.add_argument("--baseline", metavar="FILE",
+                       help="gate the merged results: exit 1 only on regressions (the CI fleet's last step)")
 
     rep = sub.add_parser("report", help="render results files as one HTML report")
     rep.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
@@ -143,11 +153,12 @@ def cmd_run(args: argparse.Namespace) -> int:
                                     timeout=args.timeout, shard=shard, command=command, on_result=advance)
         finally:
             engine.close()
+        results = _portable(results, args)
     except SelectError as exc:
         return _usage(str(exc))
     except EngineStartError as exc:
         print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
-        _write_outputs(_aborted(exc, args.engine), args)
+        _write_outputs(_portable(_aborted(exc, args.engine), args), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
@@ -229,19 +240,23 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from .model import STATUSES
+
     per_game: dict[str, dict[str, int]] = {}
     for c in results.cases:
-        row = per_game.setdefault(c.game, {"pass": 0, "fail": 0, "error": 0, "skip": 0})
+        row = per_game.setdefault(c.game, dict.fromkeys(STATUSES, 0))
         row[c.status] += 1
+    level = results.engine.level
     table = Table(title=f"tcg-oracle · engine {results.engine.name} {results.engine.version}"
+                        + (f" · level {level}" if level and level != "trace" else "")
                         + (" · PARTIAL" if results.partial else ""))
-    for col in ("game", "pass", "fail", "error", "skip", "total"):
-        table.add_column(col, justify="left" if col == "game" else "right")
+    shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
+    for col in ("game", *shown, "total"):
+        table.add_column(col.replace("_", " "), justify="left" if col == "game" else "right")
     for game, row in sorted(per_game.items()):
-        table.add_row(game, *(str(row[s]) for s in ("pass", "fail", "error", "skip")), str(sum(row.values())))
+        table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())))
     s = results.summary
-    table.add_row("all", *(str(s.get(k, 0)) for k in ("pass", "fail", "error", "skip")), str(len(results.cases)),
-                  style="bold")
+    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(results.cases)), style="bold")
     console = Console(stderr=False)
     console.print(table)
     for c in results.cases:
@@ -249,6 +264,13 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
             why = c.divergence.message if c.divergence else (c.error or "")
             console.print(f"[red]{c.status}[/red] {c.id}: {why}", markup=True, highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _portable(results, args: argparse.Namespace):
+    """No path of this machine in what a run writes (results, report, baseline): see oracle/portable.py."""
+    from .portable import portable
+
+    return portable(results, args.cases)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

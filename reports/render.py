@@ -21,10 +21,12 @@ from markupsafe import Markup
 from oracle import __version__
 from oracle.baseline import Baseline
 from oracle.model import STATUSES, Catalog, Results
+from oracle.portable import Portable
 
 from . import baseline as baseline_mod
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
+from .history import histories
 from .runs import split_runs, summary
 from .traces import align, expected_moments
 
@@ -128,6 +130,10 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
         out["err"] = res.error
     if res.skip_reason:
         out["skip"] = res.skip_reason
+    if res.unchecked:
+        out["unc"] = [[u.what, u.needs, u.why] for u in res.unchecked]
+    if res.level and res.level != "trace":
+        out["lv"] = res.level
     if res.trace is not None:
         out["tr"] = traces.add(res.trace)
         if res.case:
@@ -197,6 +203,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
     coverage = []
     for g in games:
         cat, err = cats[g]
+        err = err and Portable().text(err)  # the catalog's path: relative to its suite, as in results
         cov = game_coverage(g, cat, err, runs)
         coverage.append(cov)
         for row in cov.clauses:
@@ -204,7 +211,8 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
                 clause_text[row.id] = [row.text, row.summary] + ([] if row.testable else [row.reason or ""])
     blob = {
         "version": __version__,
-        "engines": [{"key": r.key, "name": r.name, "version": r.version, "spec": r.spec, "partial": r.partial}
+        "engines": [{"key": r.key, "name": r.name, "version": r.version, "spec": r.spec, "partial": r.partial,
+                     "level": r.level or "trace"}
                     for r in runs],
         "games": games,
         "statuses": list(STATUSES),
@@ -225,6 +233,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "coverage": coverage,
         "diff": diff,
         "has_baseline": diff is not None,
+        "histories": histories(runs, games),
         "n_cases": len(ids),
         "n_results": sum(len(r.cases) for r in runs),
         "blob": blob,

@@ -59,7 +59,9 @@ def specs(*items):
 
 # Events every game shares. Games add their own; the names are namespaced by the case's game.
 CORE_EVENTS: tuple[EventSpec, ...] = (
-    EventSpec("decided", ("at", "player", "decision"), "A decision of the script was accepted", "at"),
+    EventSpec("decided", ("at", "player", "decision", "automatic"),
+              "A decision of the script was accepted (`automatic: true`: the engine took it itself, as the "
+              "only legal option)", "at"),
     EventSpec("rejected", ("at", "player", "reason"), "A decision was refused; nothing changed", "at"),
     EventSpec("won", ("player",), "A player wins the game", "player"),
     EventSpec("lost", ("player",), "A player loses the game", "player"),

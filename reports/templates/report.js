@@ -254,11 +254,14 @@
     if (!r) return h("div", {class: "runhead"}, h("h4", null, e.key), h("span", {class: "muted"}, "not run on this engine"));
     var msg = r.div ? h("div", {class: "msg fail"}, r.div.message) : r.err ? h("div", {class: "msg error"}, r.err) :
       r.skip ? h("div", {class: "msg skip"}, r.skip) : null;
+    var unc = r.unc ? h("div", {class: "msg not_checkable"},
+      (r.s === "not_checkable" ? "Nothing of this case can be checked" : "Not checked") + " at observation level " + (r.lv || "trace") + ":",
+      h("ul", null, r.unc.map(function (u) { return h("li", null, h("code", null, u[0]), " needs ", h("b", null, u[1]), " — ", u[2]); }))) : null;
     return h("div", {class: "run"},
       h("div", {class: "runhead"}, h("h4", null, e.key), statusBadge(r),
         r.was ? h("span", {class: "small " + (r.reg ? "bad" : "muted")}, "baseline: " + r.was) : null,
         h("span", {class: "small muted"}, r.ms + " ms" + (r.rs ? " · ruleset " + r.rs : ""))),
-      msg, (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
+      msg, unc, (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
       endState(c, r), h("div", {class: "small muted"}, "reproduce:"), commands(c, e));
   }
   function legend(c) {
