@@ -628,7 +628,7 @@ class Unchecked(Frozen):
 class Divergence(Frozen):
     """The first place where the engine under test parts from the expectation."""
 
-    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection"]
+    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order"]
     message: str
     index: int | None = Field(default=None, description="Index of the expected item")
     expected: Any = None

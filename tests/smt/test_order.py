@@ -122,3 +122,26 @@ def test_explain_names_the_two_swapped_steps_not_every_pair_they_disturb():
     assert set(expl.clauses) == {"ijinden:D2", "ijinden:D5"}
     assert len(expl.core) == 2 and {i.clause for i in expl.core} <= plain
     assert explain_order("ijinden", resolution_trace(["D1", "D2", "D3", "D4", "D5", "D6"])).clauses == ()
+
+
+def test_every_run_fails_a_trace_that_breaks_the_order_with_its_clauses():
+    """The runner's comparison checks the order on every trace-level reply (issue 12 item 6): the reference
+    reply of a passing case, with two steps swapped, fails the case naming the clauses, even though the
+    case's own expectations may not mention those moments."""
+    from oracle.harness.compare import compare
+    from oracle.model import CaseReply
+
+    (lc,) = [lc for lc in load_suite().cases if lc.case.id == "ijinden.d3.okuni-undestroyed-attacker"]
+    reply = registry.get("ijinden").run(make_request(lc.case, lc.case.rulesets[0]))
+    assert compare(lc.case, reply).status == "pass"
+    swapped = swap([e.model_dump() for e in reply.trace], {"kind": "destroyed", "args": {}},
+                   {"kind": "triggered", "args": {"ability": "undestroy"}})
+    verdict = compare(lc.case, reply.model_copy(update={"trace": [type(reply.trace[0])(**e) for e in swapped]}))
+    assert verdict.status == "fail"
+    assert verdict.divergence.what in ("order", "moment")  # the case's own moments may catch it first
+    order_only = compare(lc.case.model_copy(update={"expect": lc.case.expect.model_copy(
+        update={"events": [], "final": {"players": {"alice": {"battlefield": reply.final["players"]["alice"]
+                                                                ["battlefield"]}}}})}),
+        reply.model_copy(update={"trace": [type(reply.trace[0])(**e) for e in swapped]}))
+    assert order_only.status == "fail" and order_only.divergence.what == "order"
+    assert "ijinden:D2" in order_only.divergence.message and "ijinden:D3" in order_only.divergence.message
