@@ -77,6 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--baseline", metavar="FILE")
     rep.add_argument("--cases", action="append", metavar="PATH", type=Path,
                      help="the case folders the results came from, when they bring their own rules.yaml")
+    rep.add_argument("--proofs", metavar="FILE", type=Path,
+                     help="a 'tcg-oracle prove --json' file: the coverage table shows the clauses it proved")
 
     exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
     exp.add_argument("case_id", metavar="CASE_ID")
