@@ -25,6 +25,7 @@ from typing import Any, Mapping, NamedTuple
 import yaml
 
 from .model import SCHEMA_VERSION, STATUSES, Results
+from .outputs import write_atomic
 from .yamlfile import YamlSyntaxError, compose
 
 RANK: dict[str, int] = {"pass": 3, "skip": 2, "fail": 1, "error": 0}
@@ -164,9 +165,6 @@ def dump_baseline(results: Results, path: str | Path) -> Path:
     path = Path(path)
     data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name,
                             "cases": run_statuses(results)}
-    path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".json":
-        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    else:
-        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return path
+        return write_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    return write_atomic(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from . import paths, registry
 from .core.errors import CaseFileError
+from .limits import check_case_sizes
 from .model import CardDef, CardPool, Case, Catalog
 from .yamlfile import YamlSyntaxError, compose
 
@@ -236,7 +237,9 @@ Problem = tuple[tuple[Any, ...], str]
 
 def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
     """What pydantic cannot know: clause ids, cards, zones, decisions, events, reasons of the game."""
-    problems: list[Problem] = []
+    problems: list[Problem] = check_case_sizes(case)  # first: a huge count must not be expanded below
+    if problems:
+        return problems
     try:
         game = registry.get(case.game)
     except KeyError as exc:

@@ -246,8 +246,6 @@ def render_report(results: list[Results], out: Path, baseline: str | Path | Base
     clause catalogs (tests)."""
     out = Path(out)
     html = render_html(list(results), baseline, catalogs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(out)
-    return out
+    from oracle.outputs import write_atomic
+
+    return write_atomic(out, html)

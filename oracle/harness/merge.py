@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..model import CaseResult, EngineInfo, Results
+from ..outputs import write_json
 
 
 class MergeError(ValueError):
@@ -127,10 +128,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"tcg-oracle merge: {exc}", file=sys.stderr)
         return 2
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(json.dumps(dump(merged), ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(out)
+    try:
+        write_json(out, dump(merged))
+    except OSError as exc:
+        print(f"tcg-oracle merge: cannot write {exc}", file=sys.stderr)
+        return 2
     for r in split_engines(merged):
         s = r.summary
         print(f"{r.engine.name}: {len(r.cases)} case(s), "

@@ -1,0 +1,70 @@
+"""Every file tcg-oracle writes (results, report, JUnit, baseline, merged results) goes through here.
+
+- :func:`write_atomic`: a unique temporary file in the target's folder, flushed and fsynced, then
+  ``os.replace``-d over the target. A reader (or a concurrent run writing the same path) sees the old
+  file or the new one, never a mix; an interrupted write leaves the old file and no stray temporary.
+- :func:`unwritable`: why a path cannot be written (checked before a run starts, so a bad ``--results``
+  costs a usage error, not the run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+class OutputError(OSError):
+    """An output that cannot be written; the message names the path and the reason."""
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> Path:
+    """Write ``data`` (text as UTF-8) to ``path`` atomically; the folder is made when missing."""
+    path = Path(path)
+    reason = unwritable(path)
+    if reason:
+        raise OutputError(f"{path}: {reason}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # an error or an interrupt mid-write: the old file stays, the temporary goes
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def write_json(path: str | Path, data: Any) -> Path:
+    return write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1))
+
+
+def unwritable(path: str | Path) -> str | None:
+    """Why ``path`` cannot be written as a file (``None`` when it can): a folder, a missing folder that
+    cannot be made, a parent that is a file, no permission."""
+    path = Path(path)
+    if str(path) in ("", "."):
+        return "no file name given"
+    if path.is_dir():
+        return "is a directory; give a file name"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "permission denied (the file is read-only)"
+    parent = path.parent
+    while not parent.exists():
+        if parent == parent.parent:
+            break
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        return f"{parent} is a file, not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"permission denied: cannot create files in {parent}"
+    return None
