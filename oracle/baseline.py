@@ -160,11 +160,14 @@ def _validate(data: Any, path: Path, lines: Mapping[str, int]) -> Baseline:
     return Baseline(engine=engine, cases=dict(cases))
 
 
-def dump_baseline(results: Results, path: str | Path) -> Path:
-    """Record the statuses of a run (the worst one where a case id repeats) as a baseline file."""
+def dump_baseline(results: Results, path: str | Path, keep: Baseline | None = None) -> Path:
+    """Record the statuses of a run (the worst one where a case id repeats) as a baseline file. With
+    ``keep`` (the baseline as it was), only the cases the run included are updated: a run of a subset
+    (``-k``, ``--shard``, ``--game``) keeps the others' entries, in their order."""
     path = Path(path)
-    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name,
-                            "cases": run_statuses(results)}
+    cases = dict(keep.cases) if keep is not None else {}
+    cases.update(run_statuses(results))
+    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name, "cases": cases}
     if path.suffix == ".json":
         return write_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     return write_atomic(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

@@ -226,8 +226,8 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     suite = load_suite()
     lc, near = find_case(case_id, suite)
     if lc is None:
-        msg = f"tcg-oracle explain: no case {case_id!r}"
-        msg += (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words"
+        msg = _not_loaded(case_id, suite) or f"tcg-oracle explain: no case {case_id!r}" + (
+            (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words")
         console.print(escape(msg), highlight=False)
         return EXIT_USAGE
     case = lc.case
@@ -280,6 +280,15 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     return EXIT_OK if res.status == "pass" else EXIT_FAIL
 
 
+def _not_loaded(case_id: str, suite) -> str | None:
+    """When the case exists but does not load (its file, or its game's catalog or card pool, is broken):
+    why, instead of "no case"."""
+    errors = [e for e in suite.errors if e.case_id == case_id]
+    if not errors:
+        return None
+    return f"tcg-oracle explain: case {case_id!r} does not load:\n" + "\n".join(f"  {e}" for e in errors)
+
+
 def main(args: argparse.Namespace) -> int:
     if getattr(args, "request", False):
         return print_request(args.case_id)
@@ -294,10 +303,11 @@ def print_request(case_id: str) -> int:
     from .harness.runner import choose_ruleset
     from .loader import load_suite
 
-    lc, near = find_case(case_id, load_suite())
+    suite = load_suite()
+    lc, near = find_case(case_id, suite)
     if lc is None:
-        print(f"tcg-oracle explain: no case {case_id!r}" + (". Did you mean: " + ", ".join(near) if near else ""),
-              file=sys.stderr)
+        print(_not_loaded(case_id, suite) or f"tcg-oracle explain: no case {case_id!r}"
+              + (". Did you mean: " + ", ".join(near) if near else ""), file=sys.stderr)
         return EXIT_USAGE
     ruleset, _ = choose_ruleset(lc, None)
     print(make_request(lc.case, ruleset).model_dump_json())

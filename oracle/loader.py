@@ -97,13 +97,13 @@ def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _validation_errors(exc: ValidationError, path: str, node: yaml.Node | None, case_id: str | None,
-                       prefix: tuple[Any, ...] = ()) -> list[CaseFileError]:
+                       prefix: tuple[Any, ...] = (), schema: str = "case") -> list[CaseFileError]:
     out = []
     for err in exc.errors():
         loc = _clean_loc(tuple(err["loc"]))
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = "unknown field (check its spelling against `tcg-oracle schema case`)"
+            msg = f"unknown field (check its spelling against `tcg-oracle schema {schema}`)"
         out.append(CaseFileError(path, msg, line=_line_of(node, loc), case_id=case_id,
                                  field=_field(prefix + loc) or None))
     return out
@@ -117,34 +117,52 @@ def game_dir(game: str, root: Path | None = None) -> Path:
     return (root or paths.cases_dir()) / game
 
 
-def _load_model(path: Path, model: type, what: str):
+def _load_model(path: Path, model: type, what: str, schema: str):
     text = path.read_text(encoding="utf-8")
     data, node = _compose(text, str(path))
+    if data is None:
+        raise CaseFileError(str(path), f"the file is empty; a {what} is a mapping (`tcg-oracle schema {schema}`)",
+                            line=1)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        errors = _validation_errors(exc, str(path), node, None)
+        errors = _validation_errors(exc, str(path), node, None, schema=schema)
         raise CaseFileError(str(path), f"invalid {what}: " + "; ".join(
-            f"line {e.line} field {e.field}: {e.message}" for e in errors), line=errors[0].line) from None
+            ", ".join(x for x in (e.line and f"line {e.line}", e.field and f"field {e.field}") if x)
+            + f": {e.message}" for e in errors), line=errors[0].line) from None
 
 
 @cache
 def load_catalog(game: str, root: Path | None = None) -> Catalog:
     """``cases/<game>/rules.yaml``."""
-    return _load_model(game_dir(game, root) / CATALOG_FILE, Catalog, "clause catalog")
+    return _load_model(game_dir(game, root) / CATALOG_FILE, Catalog, "clause catalog", "catalog")
 
 
 @cache
 def load_cards(game: str, root: Path | None = None) -> dict[str, CardDef]:
     """``cases/<game>/cards.yaml``, by card name."""
     path = game_dir(game, root) / CARDS_FILE
-    pool: CardPool = _load_model(path, CardPool, "card pool")
+    pool: CardPool = _load_model(path, CardPool, "card pool", "cards")
+    _check_pool_abilities(pool, game, path)
     out: dict[str, CardDef] = {}
     for card in pool.cards:
         if card.name in out:
             raise CaseFileError(str(path), f"card {card.name!r} is defined twice", field="cards")
         out[card.name] = card
     return out
+
+
+def _check_pool_abilities(pool: CardPool, game: str, path: Path) -> None:
+    """Every ability of the pool's cards is in the game's vocabulary (else a located error)."""
+    voc = registry.get(game).vocabulary if game in registry.names() else None
+    if voc is None:
+        return
+    for i, card in enumerate(pool.cards):
+        problems = _check_abilities(card.abilities, voc, ("cards", i, "abilities"))
+        if problems:
+            loc, msg = problems[0]
+            _, node = _compose(path.read_text(encoding="utf-8"), str(path))
+            raise CaseFileError(str(path), f"card {card.name!r}: {msg}", line=_line_of(node, loc), field=_field(loc))
 
 
 # --------------------------------------------------------------------------------------------

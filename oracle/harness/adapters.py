@@ -18,9 +18,13 @@ import threading
 import time
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..core.errors import EngineError, EngineStartError
 from ..model import CaseReply, CaseRequest, Hello
 from . import jsonl
+from ..limits import LINE_MAX_BYTES
+from ..text import trim_text
 from .engine import Engine, ReferenceEngine
 
 START_TIMEOUT = 20.0
@@ -126,7 +130,7 @@ class SubprocessEngine:
             raise EngineStartError(f"{self.command!r} exited (code {code}) before its hello line"
                                    + (f"; it wrote {jsonl.trim(eof.pending)}" if eof.pending else "")
                                    + self._tail_note()) from None
-        except EngineStartError as exc:
+        except (EngineStartError, jsonl.ProtocolError) as exc:
             self._kill()
             raise EngineStartError(f"{self.command!r}: {exc}") from None
         self._hello = self._hello or hello
@@ -186,14 +190,26 @@ class SubprocessEngine:
             raise EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is restarted "
                               f"for the next case" + self._tail_note()) from None
         except (_Eof, BrokenPipeError) as exc:
-            code = self._kill()
+            how = self._how_it_ended()
             pending = getattr(exc, "pending", b"")
-            raise EngineError(f"the engine exited (code {code}) during the case; it is restarted for the next case"
+            raise EngineError(f"the engine {how} during the case; it is restarted for the next case"
                               + (f"; it wrote {jsonl.trim(pending)}" if pending else "")
                               + self._tail_note()) from None
         except jsonl.ProtocolError as exc:
             self._kill()
             raise jsonl.ProtocolError(f"{exc} (the engine is restarted for the next case)") from None
+
+    def _how_it_ended(self) -> str:
+        """After end of output: "exited (code N)" when the process ended by itself (given a moment), else
+        "closed its stdout" (it was still running; it is stopped)."""
+        proc = self._proc
+        try:
+            code = proc.wait(0.5) if proc is not None else None
+        except subprocess.TimeoutExpired:
+            self._kill()
+            return "closed its stdout (it was still running, and was stopped)"
+        self._kill()
+        return f"exited (code {code})"
 
     def _tail_note(self) -> str:
         tail = self._stderr.text(wait=0.2 if self._proc is None else 0.0) if self._stderr else ""
@@ -243,6 +259,10 @@ class SubprocessEngine:
                 buf.clear()
                 raise _Eof(pending)
             buf += chunk
+            if len(buf) > LINE_MAX_BYTES:
+                buf.clear()
+                raise jsonl.ProtocolError(f"the engine wrote a line longer than {LINE_MAX_BYTES:,} bytes (the limit "
+                                          f"of one protocol line)")
 
 
 class PythonEngine:
@@ -259,16 +279,55 @@ class PythonEngine:
         self.restarts = 0
 
     def hello(self) -> Hello:
-        h = self.inner.hello()
-        return h if isinstance(h, Hello) else Hello.model_validate(h)
+        try:
+            h = self.inner.hello()
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - like a cmd: engine that dies before its hello
+            raise EngineStartError(f"{self.name}: hello() raised {_raised(exc)}") from None
+        if isinstance(h, Hello):
+            return h
+        if not isinstance(h, dict):
+            raise EngineStartError(f"{self.name}: hello() returned {type(h).__name__}, not a Hello or a mapping of "
+                                   f"the same shape (see `tcg-oracle schema protocol`)")
+        try:
+            return Hello.model_validate(h)
+        except ValidationError as exc:
+            raise EngineStartError(f"{self.name}: hello() returned an invalid hello ({jsonl.first_problem(exc)}); "
+                                   f"see `tcg-oracle schema protocol`") from None
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
-        reply = self.inner.run_case(request, timeout) if timeout is None else self._run_bounded(request, timeout)
-        if not isinstance(reply, CaseReply):
-            reply = CaseReply.model_validate(reply)
+        if timeout:
+            reply = self._run_bounded(request, timeout)
+        else:
+            try:
+                reply = self.inner.run_case(request, timeout)
+            except SystemExit as exc:
+                raise self._exited(exc) from None
+        if isinstance(reply, CaseReply):
+            pass
+        elif not isinstance(reply, dict):
+            raise jsonl.ProtocolError(f"{self.name}: run_case() returned {type(reply).__name__}, not a CaseReply "
+                                      f"or a mapping of the same shape")
+        else:
+            try:
+                reply = CaseReply.model_validate(reply)
+            except ValidationError as exc:
+                raise jsonl.ProtocolError(f"{self.name}: run_case() returned a reply that does not match the "
+                                          f"protocol ({jsonl.first_problem(exc)})") from None
         if reply.id != request.id:
             raise jsonl.ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
         return reply
+
+    def _exited(self, exc: SystemExit) -> EngineError:
+        """``sys.exit()`` inside ``run_case`` costs the case, like a ``cmd:`` engine that exits; a new
+        instance from the factory plays the next one."""
+        try:
+            self.inner = self.make()
+            self.restarts += 1
+        except Exception as err:  # noqa: BLE001 - a factory that fails now cannot restart the engine
+            return EngineStartError(f"{self.name}: run_case() called sys.exit({exc.code!r}), and the factory failed "
+                                    f"to make a new instance: {_raised(err)}")
+        return EngineError(f"the engine called sys.exit({exc.code!r}) during the case; a new instance from the "
+                           f"factory plays the next case")
 
     def _run_bounded(self, request: CaseRequest, timeout: float) -> Any:
         box: dict[str, Any] = {}
@@ -292,6 +351,8 @@ class PythonEngine:
             self.restarts += 1
             raise EngineError(f"timeout: no reply within {timeout:g} s (in process: the call is abandoned and a "
                               f"new instance from the factory plays the next case)")
+        if isinstance(box.get("error"), SystemExit):
+            raise self._exited(box["error"])
         if "error" in box:
             raise box["error"]
         return box["reply"]
@@ -299,7 +360,16 @@ class PythonEngine:
     def close(self) -> None:
         close = getattr(self.inner, "close", None)
         if close:
-            close()
+            try:
+                close()
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - said by the caller; the results stay
+                raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
+
+
+def _raised(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit (sys.exit({exc.code!r}))"
+    return f"{type(exc).__name__}: {trim_text(str(exc))}"
 
 
 def _python(target: str, spec: str) -> Engine:

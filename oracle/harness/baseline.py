@@ -47,11 +47,19 @@ def gate(results: Results, baseline_path: str | Path | None, *, update: bool = F
     path = Path(baseline_path)
     if update:
         try:
-            dump_baseline(results, path)
+            keep = load_baseline(path) if path.exists() else None
+        except BaselineError as exc:
+            print(f"tcg-oracle: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            dump_baseline(results, path, keep=keep)
         except OSError as exc:
             print(f"tcg-oracle: cannot write baseline {path}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_USAGE
-        print(f"baseline written: {path} ({len(run_statuses(results))} case(s))", file=stream)
+        ran = run_statuses(results)
+        kept = len(set(keep.cases) - set(ran)) if keep else 0
+        print(f"baseline written: {path} ({len(ran)} case(s) of this run"
+              + (f", {kept} kept from before: not in this run" if kept else "") + ")", file=stream)
         return EXIT_OK
     try:
         baseline = load_baseline(path)

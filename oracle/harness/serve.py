@@ -14,12 +14,17 @@ from pydantic import ValidationError
 
 from .. import __version__, registry
 from ..core.errors import OracleError, ScriptError
+from ..limits import JSON_MAX_DEPTH, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes, json_depth_exceeds
 from ..model import CaseReply, CaseRequest, EngineInfo, Hello
 from . import jsonl
 
 
 def answer(line: bytes, games: list[str]) -> CaseReply | None:
-    """The reply to one request line; ``None`` for ``bye``."""
+    """The reply to one request line; ``None`` for ``bye``. A request past a limit of
+    :mod:`oracle.limits` (nesting, zone sizes) is answered with an error, and serving goes on."""
+    if json_depth_exceeds(line):
+        return CaseReply(id="", error=f"malformed request: JSON nested deeper than {JSON_MAX_DEPTH} levels: "
+                                      f"{jsonl.trim(line)}")
     try:
         request = CaseRequest.model_validate_json(line)
     except ValidationError as exc:
@@ -33,6 +38,12 @@ def answer(line: bytes, games: list[str]) -> CaseReply | None:
         return CaseReply(id=rid, error=f"malformed request ({exc.error_count()} problem(s): "
                                        f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): "
                                        f"{jsonl.trim(line)}")
+    too_big = check_setup_sizes(request.setup) + check_ints(request.setup, ("setup",))
+    if len(request.script) > SCRIPT_MAX_DECISIONS:
+        too_big.append((("script",), f"{len(request.script):,} decisions; the limit is {SCRIPT_MAX_DECISIONS:,}"))
+    if too_big:
+        loc, why = too_big[0]
+        return CaseReply(id=request.id, error=f"request too large: {'.'.join(map(str, loc))}: {why}")
     if request.game not in games:
         return CaseReply(id=request.id, error=f"this engine plays {', '.join(games)}, not {request.game}")
     from .runner import error_text  # noqa: PLC0415
@@ -54,7 +65,10 @@ def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO) -> int:
     for line in stdin:
         if not line.strip():
             continue
-        reply = answer(line, games)
+        try:
+            reply = answer(line, games)
+        except RecursionError:  # a request no check foresaw: answered, and serving goes on
+            reply = CaseReply(id="", error=f"malformed request: nested too deeply: {jsonl.trim(line)}")
         if reply is None:
             break
         stdout.write(_dump(reply))
