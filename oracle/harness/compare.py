@@ -138,7 +138,8 @@ def _check_events(case: Case, trace: list[TraceEntry], asserted: list[str]) -> D
             if not moment_matches(exp, act):
                 return Divergence(what="exact", index=i, expected=_pattern(exp), actual=_show(act),
                                   context=_context(trace, act[0].moment),
-                                  message=f"moment {i} differs (exact trace expected)")
+                                  message=f"moment {i} differs (exact trace expected): expected {_j(_pattern(exp))}, "
+                                          f"the engine's moment {act[0].moment} holds {_j(_show(act))}")
             _credit(asserted, act)
         if len(expected) != len(actual):
             extra = actual[len(expected):] if len(actual) > len(expected) else []
@@ -157,7 +158,9 @@ def _check_events(case: Case, trace: list[TraceEntry], asserted: list[str]) -> D
                 what="moment", index=i, expected=_pattern(exp), actual=_show(near) if near else None,
                 context=_context(trace, near[0].moment if near else None),
                 message=f"expected moment {i} {_j(_pattern(exp))} was not found"
-                        + (f" after moment {actual[pos - 1][0].moment}" if pos else "")
+                        + (f" after the engine's moment {actual[pos - 1][0].moment} (where expected moment {i - 1} "
+                           f"matched; expected moments count from 0 in the case's events, the engine's "
+                           f"are its trace's numbers)" if pos else "")
                         + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
         _credit(asserted, actual[j])
         pos = j + 1
@@ -206,7 +209,7 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
             if not ok:
                 return Divergence(what="final", expected={"players": {pid: {f: want}}},
                                   actual={"players": {pid: {f: got}}}, context=_context(trace, None),
-                                  message=f"final players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
+                                  message=f"final players.{pid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
     for cid, fields in (final.get("cards") or {}).items():
         have = _part(actual.get("cards")).get(cid)
@@ -217,9 +220,14 @@ def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted
             if not same(want, have.get(f)):
                 return Divergence(what="final", expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
-                                  message=f"final cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
+                                  message=f"final cards.{cid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
+
+
+def _is(have: dict[str, Any], f: str) -> str:
+    """"is missing" when the engine's final state lacks the field, else "is VALUE"."""
+    return f"is {_j(have[f])}" if f in have else "is missing (the engine's final state has no such field)"
 
 
 def _part(value: Any) -> dict[str, Any]:

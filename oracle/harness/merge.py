@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from ..model import CaseResult, EngineInfo, Results
 from ..outputs import write_json
+from .shards import missing_shards
 
 
 class MergeError(ValueError):
@@ -127,6 +128,11 @@ def main(args: argparse.Namespace) -> int:
     except MergeError as exc:
         print(f"tcg-oracle merge: {exc}", file=sys.stderr)
         return 2
+    missing = missing_shards([r.command for r in runs])
+    if missing:  # shard 1/2 alone must not look like the whole run
+        print(f"tcg-oracle merge: warning: shards missing: {missing}; the merged results are partial",
+              file=sys.stderr)
+        merged = merged.model_copy(update={"partial": True, "aborted": f"shards missing: {missing}"})
     out = Path(args.out)
     try:
         write_json(out, dump(merged))
