@@ -90,4 +90,8 @@ def markdown(voc: Vocabulary) -> str:
     out += [f"| `{e.kind}` | {', '.join(e.fields)} | {cell(e.doc)} |" for e in voc.events.values()]
     out += ["", "| refusal reason | meaning |", "|---|---|"]
     out += [f"| `{r}` | {cell(doc)} |" for r, doc in voc.reasons.items()]
+    out += ["", "| final-state field | type and meaning |", "|---|---|"]
+    out += [f"| `players.<p>.{z}` | list of card ids (or a count, in a case) |" for z in voc.zones]
+    out += [f"| `players.<p>.{f}` | {cell(doc)} |" for f, doc in voc.player_fields.items()]
+    out += [f"| `cards.<id>.{f}` | {cell(doc)} |" for f, doc in voc.card_fields.items()]
     return "\n".join(out)

@@ -278,11 +278,26 @@ class PythonEngine:
         self.inner = make()
         self.restarts = 0
 
+    start_timeout = START_TIMEOUT
+
     def hello(self) -> Hello:
-        try:
-            h = self.inner.hello()
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - like a cmd: engine that dies before its hello
-            raise EngineStartError(f"{self.name}: hello() raised {_raised(exc)}") from None
+        box: dict[str, Any] = {}
+        inner = self.inner
+
+        def call() -> None:
+            try:
+                box["hello"] = inner.hello()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+                box["error"] = exc
+
+        worker = threading.Thread(target=call, name="tcg-oracle hello", daemon=True)
+        worker.start()
+        worker.join(self.start_timeout)
+        if worker.is_alive():  # like a cmd: engine that writes no hello: the run stops (exit 3)
+            raise EngineStartError(f"{self.name}: hello() did not return within {self.start_timeout:g} s")
+        if "error" in box:  # like a cmd: engine that dies before its hello
+            raise EngineStartError(f"{self.name}: hello() raised {_raised(box['error'])}")
+        h = box["hello"]
         if isinstance(h, Hello):
             return h
         if not isinstance(h, dict):
