@@ -124,6 +124,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _usage(f"--timeout {args.timeout:g}: give seconds, a finite number 0 or more (0: no timeout)")
     if args.update_baseline and not args.baseline:
         return _usage("--update-baseline needs --baseline FILE (where to write it)")
+    bad_output = _unwritable_outputs(args)
+    if bad_output:
+        return _usage(bad_output)
     if args.baseline and (not args.update_baseline or Path(args.baseline).exists()):
         from .baseline import BaselineError, load_baseline  # a broken baseline is said before the run
 
@@ -131,9 +134,6 @@ def cmd_run(args: argparse.Namespace) -> int:
             load_baseline(args.baseline)
         except BaselineError as exc:
             return _usage(str(exc) + ("; delete it to record a new one" if args.update_baseline else ""))
-    bad_output = _unwritable_outputs(args)
-    if bad_output:
-        return _usage(bad_output)
     if args.ruleset and (why := _unknown_ruleset(args.ruleset, games or registry.names())):
         return _usage(why)
     suite = load_suite(args.cases, games=games)

@@ -45,6 +45,9 @@ def main(args: argparse.Namespace) -> int:
     except BaselineError as exc:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:  # --out a folder, or not writable: said, no traceback
+        print(f"tcg-oracle report: --out {args.out}: cannot write: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     n = sum(len(r.cases) for r in results)
     print(f"report: {out} ({n} results from {len(results)} file(s), {out.stat().st_size / 1e6:.2f} MB)")
     return EXIT_OK
