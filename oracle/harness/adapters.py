@@ -84,6 +84,7 @@ class SubprocessEngine:
         self._buf = bytearray()
         self._sel: selectors.BaseSelector | None = None
         self._hello: Hello | None = None
+        self._busy = False  # a case is in flight (an interrupt came mid-case): close stops it at once
 
     @property
     def command(self) -> str:
@@ -138,6 +139,7 @@ class SubprocessEngine:
     def _kill(self) -> int | None:
         """Stop the process (it is restarted on the next case); its exit code."""
         proc, self._proc = self._proc, None
+        self._busy = False
         if proc is None:
             return None
         if self._sel is not None:
@@ -167,6 +169,9 @@ class SubprocessEngine:
         proc = self._proc
         if proc is None:
             return
+        if self._busy:  # interrupted mid-case: the engine is not listening for bye
+            self._kill()
+            return
         try:
             self._write(jsonl.BYE, time.monotonic() + 2)
             proc.stdin.close()  # type: ignore[union-attr]
@@ -182,8 +187,10 @@ class SubprocessEngine:
             self.restarts += 1
         deadline = time.monotonic() + timeout if timeout else None
         try:
+            self._busy = True
             self._write(jsonl.encode(request), deadline)
             line = self._readline(deadline)
+            self._busy = False
             return jsonl.parse_reply(line, request.id)
         except _Timeout:
             self._kill()
