@@ -154,3 +154,26 @@ def close_raises():
 
 def close_exits():
     return CloseExits()
+
+
+class NoAbilities:
+    """The reference engine for Ijinden, declaring it implements no ability: cases that need one are
+    skipped, by ``run`` and by the pytest plugin alike."""
+
+    def __init__(self):
+        from oracle.harness.engine import ReferenceEngine
+
+        self.inner = ReferenceEngine(["ijinden"])
+
+    def hello(self):
+        return self.inner.hello().model_copy(update={"abilities": {"ijinden": []}})
+
+    def run_case(self, request, timeout=None):
+        return self.inner.run_case(request, timeout)
+
+    def close(self):
+        pass
+
+
+def no_abilities():
+    return NoAbilities()
