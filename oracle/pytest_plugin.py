@@ -127,7 +127,6 @@ class CaseItem(pytest.Item):
 
         config = self.config
         engine, hello = _engine(config)
-        case = self.loaded.case
         ruleset, why = choose_ruleset(self.loaded, config.getoption("tcg_ruleset"))
         if why:
             pytest.skip(why)

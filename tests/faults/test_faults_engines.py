@@ -99,6 +99,7 @@ def test_a_huge_engine_text_is_trimmed_where_stored_and_shown(tmp_path, capsys, 
     out = tmp_path / "r.json"
     code = main(["run", "--game", "toy", "--engine", spec, "--results", str(out), "--report",
                  str(tmp_path / "r.html"), "--junit", str(tmp_path / "j.xml")])
+    assert code == 1
     error = by_id(__import__("json").loads(out.read_text()))[FAULT_CASE]["error"]
     assert len(error) < TEXT_LIMIT + 200 and "more characters cut" in error
     for f in ("r.json", "r.html", "j.xml"):
