@@ -101,10 +101,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from . import registry
-    from .core.errors import EngineStartError
-    from .harness.engine import make_engine
-    from .harness.runner import run_suite
-    from .harness.select import SelectError
     from .loader import load_suite
     from .signals import Stop
 
@@ -138,6 +134,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _usage(why)
     suite = load_suite(args.cases, games=games)
     stop = Stop()
+    with stop.deferred():  # a signal between the run and the writing is noted, never lost (see _run)
+        return _run(args, suite, games, shard, stop)
+
+
+def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: Any, stop: Any) -> int:
+    """Run the suite (the first stop signal raises, as Ctrl-C does), then close the engine and write the
+    outputs (signals only noted)."""
+    from .core.errors import EngineStartError
+    from .harness.engine import make_engine
+    from .harness.runner import run_suite
+    from .harness.select import SelectError
+
     seen: list[Any] = []  # every result as it comes: what an interrupt outside the case loop keeps
     engine = None
     results = None
@@ -158,9 +166,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _usage(str(exc))
     except EngineStartError as exc:
         print(f"tcg-oracle: the engine could not be started: {printable(exc, newlines=True)}", file=sys.stderr)
-        with stop.deferred():
-            _close(engine, stop)
-            _write_outputs(_aborted(exc, args.engine, seen), args)
+        _close(engine, stop)
+        _write_outputs(_aborted(exc, args.engine, seen), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
@@ -170,15 +177,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         if results is None:
             why = f"{exc}" if seen else f"{exc or 'interrupted'} while the engine was starting"
             results = _aborted(KeyboardInterrupt(why), args.engine, seen)
-    with stop.deferred():  # from here on a signal is noted, never raised: the outputs are finished first
-        _close(engine, stop)
-        if results.partial and results.aborted is None and stop.first:
-            results = results.model_copy(update={"aborted": f"interrupted by {stop.first}"})
-        write_failed = _write_outputs(results, args)
-        code = _exit_code(results, suite, args)
-        if stop.received:
-            print(f"tcg-oracle: interrupted ({stop.first}); partial results: {args.results}", file=sys.stderr)
-            code = max(code, EXIT_FAIL) if code != EXIT_USAGE else code
+    # from here on a signal is noted, never raised: the outputs are finished first
+    _close(engine, stop)
+    if results.partial and results.aborted is None and stop.first:
+        results = results.model_copy(update={"aborted": f"interrupted by {stop.first}"})
+    write_failed = _write_outputs(results, args)
+    code = _exit_code(results, suite, args)
+    if stop.received:
+        print(f"tcg-oracle: interrupted ({stop.first}); partial results: {args.results}", file=sys.stderr)
+        code = max(code, EXIT_FAIL) if code != EXIT_USAGE else code
     return EXIT_USAGE if write_failed else code
 
 
@@ -222,8 +229,14 @@ def _nothing_tested(results: Any, args: argparse.Namespace) -> str | None:
     for c in results.cases:
         reasons[c.skip_reason or c.status] = reasons.get(c.skip_reason or c.status, 0) + 1
     top = sorted(reasons.items(), key=lambda kv: -kv[1])[:3]
+    hint = ""
+    if any(" does not play " in r for r in reasons):
+        from . import registry
+
+        hint = (f"; an engine's hello names the games it plays exactly as this suite does "
+                f"({', '.join(registry.names())})")
     return f"all {len(results.cases)} case(s) were skipped: " + "; ".join(
-        f"{printable(trim_text(r, 300))} ({n})" for r, n in top)
+        f"{printable(trim_text(r, 300))} ({n})" for r, n in top) + hint
 
 
 def _unknown_ruleset(ruleset: str, games: Sequence[str]) -> str | None:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .limits import TEXT_LIMIT
 
@@ -28,3 +29,17 @@ def printable(text: object, *, newlines: bool = False) -> str:
     unless ``newlines`` (multi-line messages whose lines the harness wrote)."""
     pattern = _CONTROL if newlines else _CONTROL_AND_NEWLINE
     return pattern.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+
+
+def trim_values(value: Any, limit: int = TEXT_LIMIT) -> Any:
+    """``value`` (JSON-like) with every string longer than ``limit`` trimmed; the same object when none
+    is."""
+    if isinstance(value, str):
+        return trim_text(value, limit)
+    if isinstance(value, list):
+        out = [trim_values(v, limit) for v in value]
+        return value if all(a is b for a, b in zip(out, value)) else out
+    if isinstance(value, dict):
+        new = {k: trim_values(v, limit) for k, v in value.items()}
+        return value if all(new[k] is value[k] for k in value) else new
+    return value

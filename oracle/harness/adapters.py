@@ -119,7 +119,9 @@ class SubprocessEngine:
         self._sel.register(proc.stdout, selectors.EVENT_READ)
         os.set_blocking(proc.stdin.fileno(), False)
         try:
+            self._busy = True  # not listening for bye until its hello is written
             line = self._readline(time.monotonic() + self.start_timeout)
+            self._busy = False
             hello = jsonl.parse_hello(line)
         except _Timeout:
             self._kill()
@@ -134,7 +136,7 @@ class SubprocessEngine:
         except (EngineStartError, jsonl.ProtocolError) as exc:
             self._kill()
             raise EngineStartError(f"{self.command!r}: {exc}") from None
-        self._hello = self._hello or hello
+        self._hello = self._hello or _bounded(hello)
 
     def _kill(self) -> int | None:
         """Stop the process (it is restarted on the next case); its exit code."""
@@ -306,12 +308,12 @@ class PythonEngine:
             raise EngineStartError(f"{self.name}: hello() raised {_raised(box['error'])}")
         h = box["hello"]
         if isinstance(h, Hello):
-            return h
+            return _bounded(h)
         if not isinstance(h, dict):
             raise EngineStartError(f"{self.name}: hello() returned {type(h).__name__}, not a Hello or a mapping of "
                                    f"the same shape (see `tcg-oracle schema protocol`)")
         try:
-            return Hello.model_validate(h)
+            return _bounded(Hello.model_validate(h))
         except ValidationError as exc:
             raise EngineStartError(f"{self.name}: hello() returned an invalid hello ({jsonl.first_problem(exc)}); "
                                    f"see `tcg-oracle schema protocol`") from None
@@ -386,6 +388,14 @@ class PythonEngine:
                 close()
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - said by the caller; the results stay
                 raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
+
+
+def _bounded(hello: Hello) -> Hello:
+    """The hello with its engine name and version trimmed (engine text is stored and printed)."""
+    name, version = trim_text(hello.engine.name, 200), trim_text(hello.engine.version, 200)
+    if (name, version) == (hello.engine.name, hello.engine.version):
+        return hello
+    return hello.model_copy(update={"engine": hello.engine.model_copy(update={"name": name, "version": version})})
 
 
 def _raised(exc: BaseException) -> str:

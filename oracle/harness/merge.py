@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from ..model import CaseResult, EngineInfo, Results
 from ..outputs import write_json
+from ..text import printable
 from .shards import missing_shards
 
 
@@ -141,7 +142,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     for r in split_engines(merged):
         s = r.summary
-        print(f"{r.engine.name}: {len(r.cases)} case(s), "
+        print(f"{printable(r.engine.name)}: {len(r.cases)} case(s), "
               + ", ".join(f"{s.get(k, 0)} {k}" for k in ("pass", "fail", "error", "skip"))
               + (" (partial)" if r.partial else ""))
     print(f"merged {len(args.inputs)} file(s) into {out}")

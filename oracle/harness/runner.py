@@ -20,6 +20,7 @@ from .compare import compare, vocabulary_problems
 from .engine import Engine
 from .request import make_request, used_abilities
 from .select import haystack, matcher
+from .stored import stored_divergence, stored_trace
 
 
 def now() -> str:
@@ -71,15 +72,15 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     duration = time.perf_counter() - start
     if reply.error:
         return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
-                          trace=list(reply.trace) if keep_trace else None, **base)
+                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
     broken = vocabulary_problems(reply, case.game)
     if broken:
         return CaseResult(status="error", error=broken, duration=duration,
-                          trace=list(reply.trace) if keep_trace else None, **base)
+                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
     verdict = compare(case, reply)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
-                      divergence=verdict.divergence, duration=duration,
-                      trace=list(reply.trace) if keep_trace else None, **base)
+                      divergence=stored_divergence(verdict.divergence), duration=duration,
+                      trace=stored_trace(reply.trace) if keep_trace else None, **base)
 
 
 def select(suite: Suite, k: str | None = None, games: Iterable[str] | None = None) -> list[LoadedCase]:

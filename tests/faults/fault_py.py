@@ -177,3 +177,24 @@ class NoAbilities:
 
 def no_abilities():
     return NoAbilities()
+
+
+def case_huge_event():
+    """Answers the fault case with a trace whose event holds a 5 MB string (and so fails the case)."""
+
+    def huge(r):
+        reply = Good().run_case(r)
+        trace = [e.model_copy(update={"args": {**e.args, "player": "P" * 5_000_000}}) if e.kind == "won" else e
+                 for e in reply.trace]
+        return reply.model_copy(update={"trace": trace})
+
+    return _on("toy.unblocked-wins", huge)
+
+
+class HugeName(Good):
+    def hello(self):
+        return HELLO.model_copy(update={"engine": EngineInfo(name="N" * 1_000_000, version="1")})
+
+
+def huge_name():
+    return HugeName()

@@ -152,3 +152,21 @@ def test_a_cmd_engine_that_hangs_or_crashes_at_bye_costs_nothing(tmp_path):
     for how in ("hang", "crash"):
         code, res = run(tmp_path, "--engine", fault_cmd(f"bye={how}"))
         assert code == 0 and all(c["status"] == "pass" for c in res["cases"]), how
+
+
+def test_a_huge_string_in_an_event_is_compared_whole_and_stored_trimmed(tmp_path):
+    """Defect 7, in a trace: the case fails on the real value; results hold the value trimmed."""
+    out = tmp_path / "r.json"
+    from oracle.cli import main
+
+    main(["run", "--game", "toy", "--engine", "py:fault_py:case_huge_event", "--results", str(out), "--report",
+          str(tmp_path / "r.html"), "--junit", str(tmp_path / "j.xml"), "--quiet"])
+    case = by_id(__import__("json").loads(out.read_text()))["toy.unblocked-wins"]
+    assert case["status"] == "fail"
+    for f in ("r.json", "r.html", "j.xml"):
+        assert (tmp_path / f).stat().st_size < 1_000_000, f
+
+
+def test_a_huge_engine_name_is_trimmed(tmp_path, capsys):
+    code, res = run(tmp_path, "--engine", "py:fault_py:huge_name")
+    assert code == 0 and len(res["engine"]["name"]) < 300 and "more characters cut" in res["engine"]["name"]

@@ -140,6 +140,7 @@ def test_an_engine_that_plays_none_of_the_games_tested_nothing(tmp_path, capsys,
     code, res = run(tmp_path, "--engine", "py:fault_py:good")
     err = capsys.readouterr().err
     assert code == 2 and "nothing was tested" in err and "does not play toy" in err
+    assert "names the games it plays exactly as this suite does" in err
 
 
 def test_an_empty_cases_folder_tested_nothing(tmp_path, capsys):
@@ -177,3 +178,18 @@ def test_the_baseline_lines_come_after_the_summary_table(tmp_path, capsys):
           "--update-baseline"])
     out = capsys.readouterr().out
     assert out.index("baseline written") > out.index("total")
+
+
+@pytest.mark.usefixtures("toy")
+def test_baseline_lines_escape_control_characters(tmp_path, capsys):
+    """Defect 16: a broken file's raw case id reached the log through the baseline's REGRESSION line."""
+    cases = tmp_path / "toy"
+    cases.mkdir()
+    (cases / "bad.yaml").write_text('id: "toy.bad\\r\\nPASS forged"\ngame: toy\n')
+    base = tmp_path / "b.yaml"
+    base.write_text("schema_version: 1\ncases: {}\n")
+    main(["run", "--cases", str(cases), "--results", str(tmp_path / "r.json"), "--report", "", "--quiet",
+          "--baseline", str(base)])
+    out = capsys.readouterr().out
+    assert "REGRESSION" in out and "\r" not in out
+    assert not any(line.startswith("PASS forged") for line in out.splitlines())
