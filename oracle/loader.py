@@ -188,7 +188,7 @@ def load_case_file(path: Path, *, root: Path | None = None) -> Suite:
     nodes = node.value if isinstance(node, yaml.SequenceNode) else [node]
     for raw, n in zip(items, nodes):
         line = n.start_mark.line + 1
-        case_id = raw.get("id") if isinstance(raw, dict) else None
+        case_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
         if not isinstance(raw, dict):
             suite.errors.append(CaseFileError(spath, "a case must be a mapping", line=line))
             continue

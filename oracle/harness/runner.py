@@ -75,7 +75,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
     broken = vocabulary_problems(reply, case.game)
     if broken:
-        return CaseResult(status="error", error=broken, duration=duration,
+        return CaseResult(status="error", error=trim_text(broken), duration=duration,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
     verdict = compare(case, reply)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
@@ -155,11 +155,11 @@ def _unsupported(lc: LoadedCase, hello: Hello, engine: str) -> str | None:
 
 
 def _per_case(errors: list[CaseFileError]) -> list[list[CaseFileError]]:
-    """Case-file errors grouped by the case they belong to (by file and case id; an error without a
-    case id stands alone), in order."""
-    groups: dict[tuple[str, str | int], list[CaseFileError]] = {}
-    for n, err in enumerate(errors):
-        groups.setdefault((err.path, err.case_id if err.case_id else n), []).append(err)
+    """Case-file errors grouped by the case they belong to (by file and case id; the errors of a file's
+    cases without a usable id are one group), in order."""
+    groups: dict[tuple[str, str | None], list[CaseFileError]] = {}
+    for err in errors:
+        groups.setdefault((err.path, err.case_id or None), []).append(err)
     return list(groups.values())
 
 

@@ -229,3 +229,12 @@ def test_explain_says_why_a_case_does_not_load(toy_root, capsys):
     assert main(["explain", "toy.unblocked-wins"]) == 2
     out = capsys.readouterr().out
     assert "does not load" in out and "no case" not in out
+
+
+@pytest.mark.parametrize("raw_id", ["[a, b]", "5", "{x: 1}", "null"])
+def test_a_case_whose_id_is_not_a_string_is_one_error_result(tmp_path, raw_id):
+    (tmp_path / "a.yaml").write_text(f"id: {raw_id}\ngame: ijinden\n")
+    out = tmp_path / "r.json"
+    assert main(["run", "--cases", str(tmp_path / "a.yaml"), "--results", str(out), "--report", "", "--quiet"]) == 2
+    cases = json.loads(out.read_text())["cases"]
+    assert len(cases) == 1 and cases[0]["status"] == "error" and cases[0]["id"] == f"{tmp_path / 'a.yaml'}:1"
