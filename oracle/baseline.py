@@ -24,6 +24,7 @@ from typing import Any, Mapping, NamedTuple
 
 import yaml
 
+from .limits import loads_json
 from .model import SCHEMA_VERSION, STATUSES, Results
 from .outputs import write_atomic
 from .yamlfile import YamlSyntaxError, compose
@@ -104,10 +105,12 @@ def load_baseline(path: str | Path) -> Baseline:
         raise BaselineError(f"baseline {path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if path.suffix == ".json":
         try:
-            data = json.loads(text)
+            data = loads_json(text)
         except json.JSONDecodeError as exc:
             raise BaselineError(f"baseline {path}:{exc.lineno}: JSON syntax error: {exc.msg} "
                                 f"(column {exc.colno})") from None
+        except ValueError as exc:  # past the nesting limit
+            raise BaselineError(f"baseline {path}: {exc}") from None
         lines: dict[str, int] = {}
     else:
         data, lines = _load_yaml(text, path)

@@ -219,3 +219,13 @@ def check_case_sizes(case: Any) -> list[tuple[tuple[Any, ...], str]]:
             out.append((loc, f"more than {FREEFORM_MAX_VALUES:,} values in a free-form field"))
     out += check_ints(case.model_dump(mode="python", exclude_none=True))
     return out
+
+
+def loads_json(text: str | bytes) -> Any:
+    """``json.loads`` within :data:`JSON_MAX_DEPTH` (a results file, a JSON baseline): deeper is a
+    ``ValueError`` saying so, never a ``RecursionError``."""
+    import json  # noqa: PLC0415
+
+    if json_depth_exceeds(text):
+        raise ValueError(f"JSON nested deeper than {JSON_MAX_DEPTH} levels (see the README's limits)")
+    return json.loads(text)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -14,10 +13,11 @@ EXIT_OK, EXIT_USAGE = 0, 2
 
 def load_results(path: Path):
     """One results file (a run, a merged run of shards or of several engines)."""
+    from oracle.limits import loads_json
     from oracle.model import Results
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except ValueError as exc:

@@ -12,13 +12,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from ..limits import loads_json
 from ..model import CaseResult, EngineInfo, Results
 from ..outputs import write_json
 from ..text import printable
@@ -32,7 +32,7 @@ class MergeError(ValueError):
 def read_results(path: Path) -> list[Results]:
     """A results file: one results document, or a list of them (a merge of several engines)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads_json(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise MergeError(f"{path}: cannot read results: {exc}") from None
     items = data if isinstance(data, list) else [data]

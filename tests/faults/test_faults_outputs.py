@@ -193,3 +193,15 @@ def test_baseline_lines_escape_control_characters(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "REGRESSION" in out and "\r" not in out
     assert not any(line.startswith("PASS forged") for line in out.splitlines())
+
+
+@pytest.mark.parametrize("command", ["merge", "report", "baseline"])
+def test_deeply_nested_json_inputs_are_refused_not_a_recursion_error(tmp_path, capsys, command):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    if command == "baseline":
+        code = main(["run", "--game", "ijinden", "--baseline", str(deep), "--results", str(tmp_path / "r.json")])
+    else:
+        code = main([command, str(deep), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "nested deeper than 128 levels" in err and "deep.json" in err
