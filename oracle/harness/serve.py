@@ -8,13 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from pydantic import ValidationError
 
 from .. import __version__, registry
 from ..core.errors import OracleError, ScriptError
-from ..limits import JSON_MAX_DEPTH, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes, json_depth_exceeds
+from ..limits import (JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
+                      json_depth_exceeds)
 from ..model import CaseReply, CaseRequest, EngineInfo, Hello
 from . import jsonl
 
@@ -62,11 +63,12 @@ def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO) -> int:
     hello = Hello(engine=EngineInfo(name="reference", version=__version__), games=games, capabilities=[])
     stdout.write(jsonl.encode(hello))
     stdout.flush()
-    for line in stdin:
+    for line in _lines(stdin):
         if not line.strip():
             continue
         try:
-            reply = answer(line, games)
+            reply = answer(line, games) if len(line) <= LINE_MAX_BYTES else CaseReply(
+                id="", error=f"request line longer than {LINE_MAX_BYTES:,} bytes: {jsonl.trim(line[:200])}")
         except RecursionError:  # a request no check foresaw: answered, and serving goes on
             reply = CaseReply(id="", error=f"malformed request: nested too deeply: {jsonl.trim(line)}")
         if reply is None:
@@ -74,6 +76,16 @@ def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO) -> int:
         stdout.write(_dump(reply))
         stdout.flush()
     return 0
+
+
+def _lines(stdin: BinaryIO) -> Iterator[bytes]:
+    """Request lines; a line past :data:`LINE_MAX_BYTES` is read only that far (the rest is skipped), so
+    its length, not its content, reaches :func:`answer`."""
+    while line := stdin.readline(LINE_MAX_BYTES + 1):
+        if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            while (more := stdin.readline(1 << 20)) and not more.endswith(b"\n"):
+                pass
+        yield line
 
 
 def _dump(reply: CaseReply) -> bytes:

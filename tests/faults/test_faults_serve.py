@@ -41,3 +41,12 @@ def test_a_bad_request_is_answered_and_serving_goes_on(line, words):
     assert len(replies) == 3  # hello, the error, the good case
     assert words in replies[1]["error"]
     assert replies[2]["id"] == "good" and replies[2].get("error") is None or "script" in replies[2]["error"]
+
+
+def test_a_request_line_past_the_limit_is_answered_without_reading_it_whole(monkeypatch):
+    from oracle.harness import serve as serve_module
+
+    monkeypatch.setattr(serve_module, "LINE_MAX_BYTES", 1000)
+    replies = _serve(b'{"type": "case", "id": "' + b"x" * 5000 + b'"}', json.dumps(GOOD).encode())
+    assert len(replies) == 3 and "request line longer than 1,000 bytes" in replies[1]["error"]
+    assert replies[2]["id"] == "good"
