@@ -1,8 +1,9 @@
 """Every file tcg-oracle writes (results, report, JUnit, baseline, merged results) goes through here.
 
 - :func:`write_atomic`: a unique temporary file in the target's folder, flushed and fsynced, then
-  ``os.replace``-d over the target. A reader (or a concurrent run writing the same path) sees the old
-  file or the new one, never a mix; an interrupted write leaves the old file and no stray temporary.
+  ``os.replace``-d over the target, with the stop signals held meanwhile. A reader (or a concurrent run
+  writing the same path) sees the old file or the new one, never a mix; a signal arrives after the file
+  is in place, and an error leaves the old file and no stray temporary.
 - :func:`unwritable`: why a path cannot be written (checked before a run starts, so a bad ``--results``
   costs a usage error, not the run).
 """
@@ -11,9 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 
 class OutputError(OSError):
@@ -28,20 +32,38 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
         raise OutputError(f"{path}: {reason}")
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:  # an error or an interrupt mid-write: the old file stays, the temporary goes
+    with _stop_signals_held():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+            with os.fdopen(fd, "wb") as f:
+                f.write(payload)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:  # an error or an interrupt mid-write: the old file stays, the temporary goes
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
     return path
+
+
+@contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP are held (blocked) while one file is written and renamed, and delivered
+    right after: a signal whose default action kills the process (``merge``, ``report``) cannot leave a
+    temporary file behind or a target half-replaced."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP")) if s is not None}
+    old = mask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
 
 
 def write_json(path: str | Path, data: Any) -> Path:

@@ -205,3 +205,29 @@ def test_deeply_nested_json_inputs_are_refused_not_a_recursion_error(tmp_path, c
         code = main([command, str(deep), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2 and "nested deeper than 128 levels" in err and "deep.json" in err
+
+
+def test_a_signal_during_one_file_write_arrives_after_the_file_is_in_place(tmp_path, monkeypatch):
+    """merge and report keep the default SIGTERM action: it must not land between the temporary and the
+    rename (a stray temporary, an old target)."""
+    import os
+    import signal
+
+    from oracle import outputs
+
+    path = tmp_path / "out.json"
+    outputs.write_json(path, {"v": "old"})
+    seen = []
+    real_fsync = os.fsync
+
+    def fsync_then_signal(fd):
+        real_fsync(fd)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    old = signal.signal(signal.SIGTERM, lambda *_: seen.append((path.read_text(), sorted(tmp_path.iterdir()))))
+    try:
+        monkeypatch.setattr(outputs.os, "fsync", fsync_then_signal)
+        outputs.write_json(path, {"v": "new"})
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert seen == [(json.dumps({"v": "new"}, indent=1), [path])]
