@@ -14,15 +14,22 @@ import argparse
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as _markup_escape
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .text import printable
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
 STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold dark_orange", "skip": "dim"}
 
+
+def escape(text: str) -> str:
+    """Text for the console: control characters escaped (an engine's or a case's text cannot forge a line
+    or a colour), then rich markup escaped."""
+    return _markup_escape(printable(text, newlines=True))
 
 def _fmt_args(args: dict[str, Any]) -> str:
     return " ".join(f"{k}={_short(v)}" for k, v in args.items())

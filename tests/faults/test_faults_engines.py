@@ -170,3 +170,12 @@ def test_a_huge_string_in_an_event_is_compared_whole_and_stored_trimmed(tmp_path
 def test_a_huge_engine_name_is_trimmed(tmp_path, capsys):
     code, res = run(tmp_path, "--engine", "py:fault_py:huge_name")
     assert code == 0 and len(res["engine"]["name"]) < 300 and "more characters cut" in res["engine"]["name"]
+
+
+def test_explain_escapes_an_engines_control_characters(capsys):
+    from oracle.cli import main
+
+    main(["explain", FAULT_CASE, "--engine", fault_cmd(f"case:{FAULT_CASE}=escape")])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\r" not in out and "\\x1b[32m" in out
+    assert not any(line.startswith("PASS toy.fake") for line in out.splitlines())
