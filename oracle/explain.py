@@ -27,8 +27,8 @@ STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold dark_orange", 
 
 
 def escape(text: str) -> str:
-    """Text for the console: control characters and line breaks escaped (an engine's or a case's text cannot forge a line
-    or a colour), then rich markup escaped."""
+    """Text for the console: control characters and line breaks escaped (an engine's or a case's text
+    cannot forge a line or a colour), then rich markup escaped."""
     return _markup_escape(printable(text))
 
 def _fmt_args(args: dict[str, Any]) -> str:
