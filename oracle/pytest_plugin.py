@@ -152,6 +152,8 @@ def format_failure(loaded: Any, result: Any) -> str:
     """The case's ruling (quote and source), then the first divergence or the error."""
     import json  # noqa: PLC0415
 
+    from .text import printable  # noqa: PLC0415
+
     case = loaded.case
     src = case.source
     lines = [f"{result.status.upper()}: {case.id} ({loaded.path}:{loaded.line})", f"  {case.title}",
@@ -162,7 +164,7 @@ def format_failure(loaded: Any, result: Any) -> str:
         lines.append(f"  ruling ({doc}): {quote}")
     if result.divergence is not None:
         d = result.divergence
-        lines.append(f"  first divergence ({d.what}): {d.message}")
+        lines.append(f"  first divergence ({d.what}): {printable(d.message)}")
         lines.append(f"    expected: {json.dumps(d.expected, ensure_ascii=False, default=str)}")
         lines.append(f"    actual:   {json.dumps(d.actual, ensure_ascii=False, default=str)}")
         if d.context:
@@ -171,5 +173,5 @@ def format_failure(loaded: Any, result: Any) -> str:
                 clause = f"  [{e.clause}]" if e.clause else ""
                 lines.append(f"      {e.moment:>3} {e.kind} {json.dumps(e.args, ensure_ascii=False, default=str)}{clause}")
     if result.error:
-        lines.append(f"  error: {result.error}")
+        lines.append(f"  error: {printable(result.error)}")
     return "\n".join(lines)
