@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
 class OutputError(OSError):
     """An output that cannot be written; the message names the path and the reason."""
 
@@ -51,19 +54,24 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
 
 @contextmanager
 def _stop_signals_held() -> Iterator[None]:
-    """SIGINT, SIGTERM and SIGHUP are held (blocked) while one file is written and renamed, and delivered
-    right after: a signal whose default action kills the process (``merge``, ``report``) cannot leave a
-    temporary file behind or a target half-replaced."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or threading.current_thread() is not threading.main_thread():
+    """SIGINT, SIGTERM and SIGHUP are noted while one file is written and renamed, and raised again right
+    after, to whatever handled them before: a signal whose default action kills the process (``merge``,
+    ``report``) cannot leave a temporary file behind or a target half-replaced. (Python handlers, not a
+    signal mask: a mask holds a signal only from the thread that sets it.)"""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP")) if s is not None}
-    old = mask(signal.SIG_BLOCK, held)
+    noted: list[int] = []
+    old = {s: signal.getsignal(s) for s in STOP_SIGNALS}
+    for s in STOP_SIGNALS:
+        signal.signal(s, lambda signum, frame: noted.append(signum))
     try:
         yield
     finally:
-        mask(signal.SIG_SETMASK, old)
+        for s, h in old.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        for signum in noted:
+            signal.raise_signal(signum)
 
 
 def write_json(path: str | Path, data: Any) -> Path:
