@@ -11,8 +11,8 @@ Handlers can only be installed from the main thread; elsewhere (a worker thread)
 
 from __future__ import annotations
 
+import os
 import signal
-import sys
 import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -47,11 +47,11 @@ class Stop:
         name = self._note(signum)
         if len(self.received) == 1:
             raise Interrupted(name)
-        print(f"tcg-oracle: {name} again: already stopping, writing the partial results", file=sys.stderr)
+        _say(f"tcg-oracle: {name} again: already stopping, writing the partial results")
 
     def _only_note(self, signum: int, frame: Any) -> None:
         name = self._note(signum)
-        print(f"tcg-oracle: {name}: the outputs are being written; stopping right after", file=sys.stderr)
+        _say(f"tcg-oracle: {name}: the outputs are being written; stopping right after")
 
     @contextmanager
     def run(self) -> Iterator[Stop]:
@@ -64,6 +64,15 @@ class Stop:
         """Stop signals are noted, never raised (closing the engine, writing the outputs)."""
         with _handlers(self._only_note):
             yield self
+
+
+def _say(message: str) -> None:
+    """A line on stderr from a signal handler: written to the file descriptor directly (``print`` could be
+    a reentrant call into a stream the interrupted code was writing)."""
+    try:
+        os.write(2, (message + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
 
 
 @contextmanager

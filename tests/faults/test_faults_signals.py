@@ -30,7 +30,7 @@ def test_sigterm_mid_case_in_process_keeps_the_cases_run(tmp_path, capsys):
     assert (tmp_path / "junit.xml").is_file()
 
 
-def test_a_second_ctrl_c_never_destroys_what_the_first_saved(tmp_path, capsys, monkeypatch):
+def test_a_second_ctrl_c_never_destroys_what_the_first_saved(tmp_path, capfd, monkeypatch):
     """Defect 4: a second Ctrl-C within 50 ms rewrote results.json with 0 cases. Here the second comes
     while the first's partial results are being written."""
     from oracle import outputs
@@ -45,11 +45,11 @@ def test_a_second_ctrl_c_never_destroys_what_the_first_saved(tmp_path, capsys, m
     code, res = run(tmp_path, "--engine", "py:fault_py:case_sigint", "--timeout", "0")
     assert code == 1 and res["partial"] is True and res["aborted"] == "interrupted by SIGINT"
     assert len(res["cases"]) >= 1 and all(c["status"] == "pass" for c in res["cases"])
-    assert "the outputs are being written" in capsys.readouterr().err
+    assert "the outputs are being written" in capfd.readouterr().err
 
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT", "SIGHUP"])
-def test_a_signal_while_writing_lets_every_output_finish(tmp_path, monkeypatch, capsys, signame):
+def test_a_signal_while_writing_lets_every_output_finish(tmp_path, monkeypatch, capfd, signame):
     from oracle import outputs
 
     real = outputs.write_atomic
@@ -69,7 +69,7 @@ def test_a_signal_while_writing_lets_every_output_finish(tmp_path, monkeypatch, 
     res = json.loads(out.read_text())
     assert res["partial"] is False and len(res["cases"]) == 16 and all(c["status"] == "pass" for c in res["cases"])
     assert (tmp_path / "r.html").is_file() and (tmp_path / "j.xml").is_file()
-    assert "the outputs are being written" in capsys.readouterr().err
+    assert "the outputs are being written" in capfd.readouterr().err
 
 
 # -- the real command, in a subprocess ------------------------------------------------------------------
