@@ -268,8 +268,6 @@ def render_report(results: list[Results], out: Path, baseline: str | Path | Base
     bounded property to the coverage table."""
     out = Path(out)
     html = render_html(list(results), baseline, catalogs, proofs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(out)
-    return out
+    from oracle.outputs import write_atomic
+
+    return write_atomic(out, html)

@@ -443,7 +443,8 @@ def _events_exact(ctx: Ctx, expected: list[Pattern]) -> Divergence | None:
         if not moment_matches(exp, act):
             return Divergence(what="exact", index=i, expected=_pattern(exp), actual=_show(act),
                               context=_context(trace, act[0].moment),
-                              message=f"moment {i} differs (exact trace expected)")
+                              message=f"moment {i} differs (exact trace expected): expected {_j(_pattern(exp))}, "
+                                      f"the engine's moment {act[0].moment} holds {_j(_show(act))}")
         _credit(ctx.asserted, act)
     if len(expected) != len(actual):
         extra = actual[len(expected):] if len(actual) > len(expected) else []
@@ -466,7 +467,9 @@ def _events_in_order(ctx: Ctx, numbered: list[tuple[int, Item]]) -> Divergence |
             _credit(ctx.asserted, entries)
         return None
     item, index = items[found.index], numbered[found.index][0]
-    where = f" after moment {actual[found.after - 1][0].moment}" if found.after else ""
+    where = (f" after the engine's moment {actual[found.after - 1][0].moment} (where expected moment {index - 1} "
+             f"matched; expected moments count from 0 in the case's events, the engine's are its trace's "
+             f"numbers)" if found.after and index else "")
     if found.why == "present" and found.entry is not None:
         hit = found.entry
         return Divergence(what="absent", index=index, expected={"absent": _pattern(item.events)},
@@ -693,7 +696,7 @@ def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], t
             if not ok:
                 return Divergence(what=what, expected={"players": {pid: {f: want}}},
                                   actual={"players": {pid: {f: got}}}, context=_context(trace, None),
-                                  message=f"{label} players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
+                                  message=f"{label} players.{pid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
     for cid, fields in (expected.get("cards") or {}).items():
         have = _part(actual.get("cards")).get(cid)
@@ -704,11 +707,14 @@ def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], t
             if not same(want, have.get(f)):
                 return Divergence(what=what, expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
-                                  message=f"{label} cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
+                                  message=f"{label} cards.{cid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
 
 
+def _is(have: dict[str, Any], f: str) -> str:
+    """"is missing" when the engine's final state lacks the field, else "is VALUE"."""
+    return f"is {_j(have[f])}" if f in have else "is missing (the engine's final state has no such field)"
 CHECKS: list[Check] = [
     # order = precedence of the first divergence
     Check("rejected", "final", lambda c: True, check_rejections),  # also: no refusal the case does not expect
