@@ -14,6 +14,7 @@ from oracle.loader import load_cards, load_catalog, load_suite
 
 GAME = "mtg"
 RULESET = "cr-20231117"
+CURRENT = "cr-20260807"
 
 
 @cache
@@ -78,9 +79,61 @@ def test_seed_quotes_are_verbatim():
 
 def test_cases_cite_sources_and_known_rulesets():
     for lc in suite().cases:
-        assert lc.case.rulesets == [RULESET]
+        assert set(lc.case.rulesets) <= {RULESET, CURRENT} and lc.case.rulesets
         if lc.case.source.kind == "external":
             assert lc.case.source.url and lc.case.source.quote
+
+
+def _status_under(case, ruleset: str) -> str:
+    from oracle.harness.compare import compare
+
+    try:
+        reply = registry.get(GAME).run(make_request(case, ruleset))
+    except Exception:          # e.g. MissingDecision: the other edition asks for another decision
+        return "error"
+    return "error" if reply.error else compare(case, reply).status
+
+
+def test_cases_of_one_edition_do_not_pass_under_the_other():
+    """A case listing one ruleset only differs between the editions: the other edition's engine fails it."""
+    single = [lc.case for lc in suite().cases if len(lc.case.rulesets) == 1]
+    assert {c.rulesets[0] for c in single} == {RULESET, CURRENT}
+    passing = {}
+    for case in single:
+        other = CURRENT if case.rulesets[0] == RULESET else RULESET
+        assert _status_under(case, case.rulesets[0]) == "pass", case.id
+        passing[case.id] = _status_under(case, other)
+    assert not {i: s for i, s in passing.items() if s == "pass"}
+
+
+def test_a_script_that_fits_both_editions_fails_not_errs_under_the_other():
+    """310.7 vs 310.8/704.5w: the same decisions, a different trace (the battle goes at once in the current rules)."""
+    for case_id, ruleset in (("mtg.sba.creature-in-combat-becomes-battle", CURRENT),
+                             ("mtg.current.creature-in-combat-becomes-battle-goes-at-once", RULESET)):
+        case = next(lc.case for lc in suite().cases if lc.case.id == case_id)
+        assert _status_under(case, ruleset) == "fail", case_id
+
+
+def test_traces_cite_only_clauses_of_the_edition_they_run_under():
+    """Under cr-20260807 the engine tags the current numbering (mtg:cr20260807.310.9b ...), never the seed's 310."""
+    catalog = {c.id: c for c in load_catalog(GAME).clauses}
+    wrong = set()
+    for lc in suite().cases:
+        for ruleset in lc.case.rulesets:
+            for e in registry.get(GAME).run(make_request(lc.case, ruleset)).trace:
+                clause = catalog.get(e.clause)
+                if clause is None or (clause.rulesets and ruleset not in clause.rulesets):
+                    wrong.add((lc.case.id, ruleset, e.clause))
+    assert not wrong
+
+
+def test_current_edition_divides_damage_freely_and_spares_only_sieges():
+    from oracle.games.mtg.editions import cite
+
+    assert cite(CURRENT, "mtg:310.8b") == "mtg:cr20260807.310.9b"
+    assert cite(CURRENT, "mtg:510.1c") == "mtg:cr20260807.510.1c"
+    assert cite(RULESET, "mtg:310.8b") == "mtg:310.8b"
+    assert cite(CURRENT, "mtg:508.5") == "mtg:508.5"
 
 
 def test_synthetic_cards_are_marked():

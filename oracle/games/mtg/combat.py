@@ -10,6 +10,7 @@ from typing import Any
 
 from ...core.script import Refusal, Script
 from .damage import deal, lose_life
+from .editions import FREE_DAMAGE_DIVISION
 from .stack import run_stack
 from .state import C, Combat, StackItem, State
 
@@ -233,7 +234,9 @@ def _assignment_valid(st: State, multi: dict[str, list[str]]):
             amounts = list(split.values())
             if any(not isinstance(n, int) or n < 0 for n in amounts) or sum(amounts) != max(power, 0):
                 raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=C + "510.1c")
-            order = list(split)
+            if st.ruleset in FREE_DAMAGE_DIVISION:
+                continue  # current 510.1c: "divided as its controller chooses among them"
+            order = list(split)  # 20231117.0: the damage assignment order; lethal to each before the next
             for i, bid in enumerate(order[:-1]):
                 b = st.card(bid)
                 lethal = st.pt(b)[1] - b.props.get("damage", 0)

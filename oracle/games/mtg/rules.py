@@ -1,5 +1,7 @@
 """The turn as far as a case needs it: precombat main, combat, postcombat main (CR 505-511).
 
+The request's ruleset picks the edition (editions.py); trace entries carry that edition's clause numbers.
+
 A case starts where ``setup.phase`` says (``main``, ``combat`` or ``main2``); an exhausted script at an
 open point (a priority decision, or the active player's move in a main phase) ends the case there.
 """
@@ -14,6 +16,7 @@ from ...core.script import Script
 from ...core.trace import Trace
 from ...model import CaseReply, CaseRequest
 from .combat import combat_phase
+from .editions import cite
 from .stack import Stop, cast_validator, put_spell, run_stack
 from .state import C, State
 from .vocabulary import ZONES
@@ -26,7 +29,7 @@ def build(request: CaseRequest, trace: Trace) -> State:
     life = {p: (setup["players"][p].get("life") if setup["players"][p].get("life") is not None else 20)
             for p in players}
     team = {p: setup["players"][p].get("team") or p for p in players}
-    st = State(board=board, trace=trace, cards_def=request.cards, life=life, team=team)
+    st = State(board=board, trace=trace, cards_def=request.cards, life=life, team=team, ruleset=request.ruleset)
     st.two_headed = len(set(team.values())) < len(players)
     for pid, pdata in setup["players"].items():
         for zone, content in pdata.items():
@@ -129,4 +132,8 @@ def run(request: CaseRequest) -> CaseReply:
         st.step = {"main": "main", "combat": "combat", "declare_attackers": "combat", "main2": "main2"}.get(phase, "main")
         return st
 
-    return run_procedure(request, _build, play, project)
+    reply = run_procedure(request, _build, play, project)
+    if not reply.trace:
+        return reply
+    trace = [e.model_copy(update={"clause": cite(request.ruleset, e.clause, e.kind)}) for e in reply.trace]
+    return reply.model_copy(update={"trace": trace})  # the clause numbers of the request's edition

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...core.script import GameOver, Script
 from .battles import choose_protector, legal_protectors, set_protector
+from .editions import PREFIX, SIEGE_ONLY_TRIGGER_EXCEPTION
 from .state import C, State
 
 
@@ -43,9 +44,11 @@ def _check_once(st: State, script: Script) -> bool:
         if c.props.get("attached_to"):
             unattach.append(c.id)  # 310.9
         going = False
-        if c.counters.get("defense", 0) <= 0 and not st.on_stack_or_pending(c.id):
-            to_graveyard.append((c.id, C + "310.7"))
-            going = True
+        if c.counters.get("defense", 0) <= 0:
+            clause = _zero_defense_clause(st, c)
+            if clause is not None:
+                to_graveyard.append((c.id, clause))
+                going = True
         prot = c.props.get("protector")
         if (prot is None or prot in st.lost or prot not in legal_protectors(st, c)) and not _attacked(st, c.id):
             protectors.append((c.id, "graveyard" if going else ""))
@@ -75,6 +78,18 @@ def _check_once(st: State, script: Script) -> bool:
     for p in losers:
         _lose(st, p)
     return True
+
+
+def _zero_defense_clause(st: State, c) -> str | None:
+    """A battle with defense 0 goes to its owner's graveyard unless it is the source of a triggered ability that
+    has not yet left the stack: in 20231117.0 any battle (310.7); in the current edition only a Siege (310.7,
+    704.5v) -- another battle goes regardless (310.8: "If a non-Siege battle's defense is 0, it's put into its
+    owner's graveyard.", 704.5w). None: it stays."""
+    if st.ruleset in SIEGE_ONLY_TRIGGER_EXCEPTION:
+        if not st.is_siege(c):
+            return PREFIX + "310.8"
+        return None if st.on_stack_or_pending(c.id) else PREFIX + "310.7"
+    return None if st.on_stack_or_pending(c.id) else C + "310.7"
 
 
 def _leave_battlefield(st: State, cid: str, zone: str, clause: str) -> None:

@@ -47,6 +47,7 @@ class State:
     pending: list[StackItem] = field(default_factory=list)  # triggered, not yet on the stack
     combat: Combat | None = None
     two_headed: bool = False
+    ruleset: str = "cr-20231117"  # the edition (editions.py)
 
     # -- players --------------------------------------------------------------------------
     @property

@@ -60,7 +60,8 @@ DECISIONS = specs(
                  "509.1a: each defending player in turn order declares blocks for the creatures they control"),
     DecisionSpec("assign_combat_damage", "{attacker: {blocker: amount, ...}, ...}",
                  "510.1c: the attacking player divides the damage of each creature blocked by two or more "
-                 "(in the damage assignment order they list; lethal to each before the next)"),
+                 "(cr-20231117: in the damage assignment order they list, lethal to each before the next; "
+                 "cr-20260807: as they choose)"),
     DecisionSpec("cast_transformed", "bool",
                  "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
                  "mana cost"),
@@ -90,7 +91,7 @@ REASONS = {
     "not_defending": "509.1a: the attacker is not attacking this player, a planeswalker they control or a battle they protect",
     "flying": "702.9b: a creature with flying can be blocked only by creatures with flying or reach",
     "menace": "702.111b: a creature with menace can't be blocked except by two or more creatures",
-    "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power, lethal to each blocker in order before the next",
+    "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
 }
 
 ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "stack")
