@@ -292,6 +292,10 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
             problems.append((("script", i), f"decision by {d.player!r}, who is not a player"))
         if d.kind not in voc.decisions:
             problems.append((("script", i), f"unknown decision {d.kind!r}; {case.game} decisions are {sorted(voc.decisions)}"))
+        elif voc.decisions[d.kind].args == "null" and d.args is not None:
+            # e.g. {alice: {pass: declare_blockers}}: a pass is one pass; later ones are implied where the game says so
+            problems.append((("script", i), f"{d.kind} takes no argument (write {{{d.player}: {d.kind}}}); "
+                             f"got {d.args!r}" + (f". {voc.decisions[d.kind].doc}" if d.kind == "pass" else "")))
 
     ex = case.expect
     if ex.exact and not ex.events:

@@ -292,3 +292,51 @@ def test_drain_on_a_battle_its_controller_protects_is_508_5_not_310_8d():
         == ["mtg:508.5"]
     assert [c for _, c in kinds(run_case("mtg.attack.defending-player-drain-hits-protector"), "life_changed")] \
         == ["mtg:310.8d"]
+
+
+# -- priority in every step (117.3a) and the pass shorthand -------------------------------------
+
+def test_a_pass_with_an_argument_is_a_located_validate_error(tmp_path):
+    """A pass is one pass; writing {alice: {pass: declare_blockers}} to mean "pass until" is refused with its place."""
+    f = tmp_path / "mtg" / "bad.yaml"
+    f.parent.mkdir()
+    f.write_text("""- id: mtg.bad.pass-until
+  game: mtg
+  rulesets: [cr-20231117]
+  title: misuse
+  source: {kind: seed, document: d, quote: "x"}
+  rules: [mtg:117.3d]
+  setup: {active: alice, phase: combat, players: {alice: {}, bob: {}}}
+  script:
+    - {alice: {declare_attackers: {}}}
+    - {alice: {pass: declare_blockers}}
+  expect: {final: {players: {bob: {life: 20}}}}
+""", encoding="utf-8")
+    errors = [str(e) for e in load_suite([f]).errors]
+    assert len(errors) == 1 and "bad.yaml" in errors[0] and "script" in errors[0] and "pass takes no argument" in errors[0]
+
+
+def test_players_receive_priority_with_an_empty_stack_in_combat():
+    """509.2: after blocks, with nothing on the stack, the defending player may cast an instant (an implied pass
+    of the active player first); the attacker it destroys deals no combat damage."""
+    reply = run_case("mtg.priority.instant-in-declare-blockers-with-empty-stack")
+    order = [e.kind for e in reply.trace if e.kind in ("decided", "cast", "resolved", "combat_ended")]
+    assert order == ["decided", "decided", "decided", "cast", "decided", "decided", "resolved", "combat_ended"]
+    assert not any(e.kind == "damaged" and e.args.get("combat") for e in reply.trace)
+
+
+def test_after_resolution_the_active_player_is_asked_first():
+    """117.3b: the script's next pass by the non-active player is not taken while the active player has priority:
+    with the two passes after the back face is cast swapped, the back face resolves only after both passed, and
+    the active player's implied pass comes first."""
+    lc = next(lc for lc in suite().cases if lc.case.id == "mtg.priority.active-player-after-siege-trigger-resolves")
+    script = list(lc.case.script)
+    script[6], script[7] = script[7], script[6]          # alice's pass first, then bob's
+    case = lc.case.model_copy(update={"script": script})
+    reply = registry.get(GAME).run(make_request(case, RULESET))
+    decided = [(e.args["at"], e.args["player"]) for e in reply.trace if e.kind == "decided"]
+    # bob (active) has priority: the next entry is alice's, so bob passes implicitly; alice passes (entry 6);
+    # both passed in succession: the back face resolves; bob's entry 7 is then refused at his main-phase decision
+    assert (6, "alice") in decided
+    kinds = [e.kind for e in reply.trace]
+    assert kinds.index("resolved", kinds.index("cast", 5)) < max(i for i, e in enumerate(reply.trace) if e.kind == "rejected")

@@ -1,7 +1,8 @@
-"""The combat phase subset battles need: 508 declare attackers, 509 declare blockers, 510 combat damage,
-511 end of combat; with 310.8b-d and the rule that battles neither attack nor block.
+"""The combat phase subset battles need: 507 beginning of combat, 508 declare attackers, 509 declare blockers,
+510 combat damage, 511 end of combat; with 310.8b-d and the rule that battles neither attack nor block.
 
-Players get priority in a combat step only when something is on the stack (assumption mtg:A-priority).
+Players receive priority in every step, empty stack included (117.3a, 507.2, 508.2, 509.2, 510.3, 511.1); a
+script may leave their passes out (stack.ask_priority).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from ...core.script import Refusal, Script
 from .damage import deal, lose_life
 from .editions import FREE_DAMAGE_DIVISION
-from .stack import run_stack
+from .stack import priority_step
 from .state import C, Combat, StackItem, State
 
 # -- declare attackers -----------------------------------------------------------------------
@@ -79,9 +80,9 @@ def _attackers_valid(st: State):
 def declare_attackers(st: State, script: Script) -> bool:
     """508.1; returns False when nothing attacks (508.8: skip blockers and damage)."""
     st.step = "declare_attackers"
-    run_stack(st, script)
     _, attacks = script.decide(st.active, ("declare_attackers",), C + "508.1", _attackers_valid(st))
     if not attacks:
+        priority_step(st, script)  # 508.2
         return False
     st.combat = cb = Combat()
     with st.trace.simultaneous():
@@ -103,7 +104,7 @@ def declare_attackers(st: State, script: Script) -> bool:
         for n in st.params(st.card(cid), "attack_drain"):
             st.pending.append(StackItem(cid, st.active, "attack_drain", [], {"n": n, "target": target}))
             st.trace.emit("triggered", C + "508.1m", card=cid, ability="attack_drain", player=st.active)
-    run_stack(st, script)
+    priority_step(st, script)  # 508.2
     return True
 
 
@@ -207,7 +208,7 @@ def declare_blockers(st: State, script: Script) -> None:
             for aid in dict.fromkeys(blocks.values()):
                 cb.blocked.add(aid)
                 st.trace.emit("blocked", C + "509.1h", card=aid)
-    run_stack(st, script)
+    priority_step(st, script)  # 509.2
 
 
 def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
@@ -279,7 +280,7 @@ def combat_damage(st: State, script: Script) -> None:
             for src, tgt, n in assignments:
                 battle = tgt in st.board.cards and st.is_battle(st.card(tgt))
                 deal(st, src, tgt, n, combat=True, clause=_damage_clause(st, src, tgt, battle))
-    run_stack(st, script)
+    priority_step(st, script)  # 510.3
 
 
 def _damage_clause(st: State, src: str, tgt: str, battle: bool) -> str:
@@ -292,14 +293,17 @@ def _damage_clause(st: State, src: str, tgt: str, battle: bool) -> str:
 
 
 def end_of_combat(st: State, script: Script) -> None:
-    """511.3: creatures stop attacking and blocking; then 310.10 may apply to battles no longer attacked."""
+    """511.1: the active player gets priority; 511.3: as the step ends creatures stop attacking and blocking;
+    then (at the next priority point) 310.10 may apply to battles no longer attacked."""
     st.step = "end_combat"
+    priority_step(st, script)
     st.trace.emit("combat_ended", C + "511.3", player=st.active)
     st.combat = None
-    run_stack(st, script)
 
 
 def combat_phase(st: State, script: Script) -> None:
+    st.step = "beginning_of_combat"
+    priority_step(st, script)  # 507.2
     if declare_attackers(st, script):
         if st.combat.attackers:
             declare_blockers(st, script)

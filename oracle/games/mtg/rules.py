@@ -17,7 +17,7 @@ from ...core.trace import Trace
 from ...model import CaseReply, CaseRequest
 from .combat import combat_phase
 from .editions import cite
-from .stack import Stop, cast_validator, put_spell, run_stack
+from .stack import Stop, cast_validator, priority_round, put_spell, run_stack
 from .state import C, State
 from .vocabulary import ZONES
 
@@ -87,7 +87,9 @@ def play(st: State, script: Script) -> None:
 
 
 def main_phase(st: State, script: Script, step: str) -> None:
-    """The active player acts with an empty stack (casts, or moves on); every cast opens a priority round."""
+    """The active player acts with an empty stack (casts, or passes: ``end_main``); every cast opens a priority
+    round. After ``end_main`` the other players receive priority in turn order (117.3d; their passes may be
+    implied); the phase ends when they all pass (117.4), and a spell one of them casts resolves first."""
     st.step = step
     while True:
         run_stack(st, script)
@@ -98,7 +100,9 @@ def main_phase(st: State, script: Script, step: str) -> None:
             raise Stop()
         d, parsed = got
         if d.kind == "end_main":
-            return
+            if priority_round(st, script, first=1, passed=1):
+                return
+            continue
         put_spell(st, st.active, *parsed)
 
 

@@ -109,6 +109,16 @@ def run_stack(st: State, script: Script) -> None:
         priority_round(st, script)
 
 
+def priority_step(st: State, script: Script) -> None:
+    """117.3a/117.4: the active player receives priority (after SBAs and triggers, 117.5); when all players pass
+    in succession the top object resolves and the active player receives priority again (117.3b), or, with an
+    empty stack, the step ends."""
+    while True:
+        settle(st, script)
+        if priority_round(st, script):
+            return
+
+
 def settle(st: State, script: Script) -> None:
     """704.3/117.5: SBAs until none, then waiting triggers go on the stack (APNAP, in trigger order)."""
     sba.check(st, script)
@@ -119,23 +129,49 @@ def settle(st: State, script: Script) -> None:
         st.pending.clear()
 
 
-def priority_round(st: State, script: Script) -> None:
+def priority_round(st: State, script: Script, first: int = 0, passed: int = 0) -> bool:
+    """Players in turn order from ``players[first]`` (the active player unless the active player has already
+    passed) until all pass in succession (117.4). True: the stack was empty, the step ends; False: the top
+    object resolved. A cast keeps priority with the caster (117.3c) and restarts the succession."""
     players = st.from_active()
-    i, passes = 0, 0
+    i, passes = first, passed
     while passes < len(players):
         p = players[i % len(players)]
-        got = script.decide(p, ("pass", "cast"), C + "117.3d", lambda d: _priority(st, p, d), optional=True)
-        if got is None:
-            raise Stop()
-        d, parsed = got
-        if d.kind == "pass":
+        parsed = ask_priority(st, script, p)
+        if parsed is None:
             passes += 1
             i += 1
             continue
         put_spell(st, p, *parsed)
         settle(st, script)
-        passes = 0  # 117.3c: the caster receives priority again
+        passes = 0
+    if not st.stack:
+        return True
     resolve_top(st, script)
+    return False
+
+
+def ask_priority(st: State, script: Script, p: str) -> tuple[str, list[str]] | None:
+    """The decision of ``p``, who has priority: a cast, or None for a pass.
+
+    The shorthand (PROCEDURE.md): a pass may be left out of the script. When the next script entry is not a
+    ``pass`` or ``cast`` of ``p``, ``p`` passes without a script entry (an implied pass, not traced). An
+    exhausted script is an implied pass too while the stack is empty; with something on the stack it is an open
+    point and ends the case (assumption mtg:A-priority)."""
+    d = script.peek()
+    if d is None:
+        if st.stack:
+            raise Stop()
+        return None
+    if d.player != p or d.kind not in ("pass", "cast"):
+        return None
+    got = script.decide(p, ("pass", "cast"), C + "117.3d", lambda dd: _priority(st, p, dd), optional=True)
+    if got is None:  # every remaining entry was refused: the script ended at this open point
+        if st.stack:
+            raise Stop()
+        return None
+    d, parsed = got
+    return None if d.kind == "pass" else parsed
 
 
 def _priority(st: State, p: str, d):
@@ -291,4 +327,4 @@ SPELL_EFFECTS = {
     "add_defense": _add_defense,
 }
 
-__all__ = ["Stop", "run_stack", "settle", "priority_round", "cast_validator", "put_spell", "lose_life"]
+__all__ = ["Stop", "run_stack", "priority_step", "settle", "priority_round", "cast_validator", "put_spell", "lose_life"]

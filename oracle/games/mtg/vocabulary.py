@@ -47,7 +47,8 @@ DECISIONS = specs(
     DecisionSpec("cast", "{card: id, targets: [id, ...]?}",
                  "601/310.1: cast a spell from hand (the player with priority)"),
     DecisionSpec("pass", "null", "117.3d: pass priority; when all players pass in succession the top of the stack "
-                                 "resolves (or, with an empty stack, the step ends)"),
+                                 "resolves (or, with an empty stack, the step ends). Passes may be left out: a player "
+                                 "with priority whose pass or cast is not the next script entry passes (PROCEDURE.md)"),
     DecisionSpec("end_main", "null",
                  "the active player, with an empty stack in a main phase, moves on (to combat, or ends the turn "
                  "after the second main phase)"),
