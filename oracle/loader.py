@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from . import paths, registry
 from .core.errors import CaseFileError
-from .model import CardDef, CardPool, Case, Catalog
+from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, ExpectedMoment
 from .yamlfile import YamlSyntaxError, compose
 
 CATALOG_FILE = "rules.yaml"
@@ -84,7 +84,7 @@ def _field(loc: Iterable[Any]) -> str:
 
 
 # Tags pydantic puts in locations for unions and short forms; not fields of the file.
-_UNION_TAGS = re.compile(r"^(seed|external|generated|int|list\[.*\]|str|dict\[.*\]|function-.*)$")
+_UNION_TAGS = re.compile(r"^(seed|external|generated|int|list\[.*\]|str|dict\[.*\]|function-.*|[a-z]+-item)$")
 
 
 def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -92,6 +92,9 @@ def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
     # a moment's short form (a list, or one event) is wrapped as {events: [...]}: not a field of the file
     if loc[:2] == ("expect", "events") and len(loc) > 3 and isinstance(loc[2], int) and loc[3] == "events":
         loc = loc[:3] + loc[4:]
+    # likewise each moment of an unordered group
+    if loc[:2] == ("expect", "events") and len(loc) > 5 and loc[3] == "unordered" and loc[5] == "events":
+        loc = loc[:5] + loc[6:]
     return loc
 
 
@@ -302,9 +305,16 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
         problems.append((("expect", "exact"), "exact: true compares the whole trace: write its moments under events"))
     if not ex.asserts_anything():
         problems.append((("expect",), "the case asserts nothing: give events, final, winner or rejected"))
-    for i, m in enumerate(ex.events):
-        for j, ev in enumerate(m.events):
-            problems.extend(_check_event(ev.kind, ev.fields, voc, ("expect", "events", i, j)))
+    problems.extend(_check_items(ex, voc))
+    for i, ev in enumerate(ex.absent):
+        problems.extend(_check_event(ev.kind, ev.fields, voc, ("expect", "absent", i)))
+    for i, check in enumerate(ex.after):
+        loc = ("expect", "after", i)
+        if check.decision >= len(case.script):
+            problems.append((loc + ("decision",), f"decision {check.decision} does not exist (the script has "
+                                                  f"{len(case.script)}: give an index from 0 to {len(case.script) - 1})"))
+        problems.extend(_check_final(check.state, voc, players, card_ids, loc + ("state",), "a state check"))
+    problems.extend(_check_step(case.setup, voc))
     for i, r in enumerate(ex.rejected):
         if r.reason not in voc.reasons:
             problems.append((("expect", "rejected", i, "reason"), f"unknown reason {r.reason!r}; {case.game} reasons are {sorted(voc.reasons)}"))
@@ -313,7 +323,7 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
     if ex.winner is not None and ex.winner not in players:
         problems.append((("expect", "winner"), f"winner {ex.winner!r} is not a player"))
     if ex.final:
-        problems.extend(_check_final(ex.final, voc, players, card_ids))
+        problems.extend(_check_final(ex.final, voc, players, card_ids, ("expect", "final"), "final"))
     return problems
 
 
@@ -343,26 +353,73 @@ def _check_event(kind: str, fields: dict[str, Any], voc, loc: tuple[Any, ...]) -
     return out
 
 
-def _check_final(final: dict[str, Any], voc, players: set[str], card_ids: set[str]) -> list[Problem]:
+def _check_items(ex, voc) -> list[Problem]:
+    """The items of ``expect.events``: their events in the vocabulary, and each kind of item where it
+    means something (an absence between two expected moments; no contains, absence or group with
+    ``exact: true``, which compares every moment whole)."""
+    out: list[Problem] = []
+    n = len(ex.events)
+    for i, item in enumerate(ex.events):
+        loc = ("expect", "events", i)
+        if isinstance(item, ExpectedMoment):
+            sub = loc + ("contains",) if item.contains else loc
+            for j, ev in enumerate(item.events):
+                out.extend(_check_event(ev.kind, ev.fields, voc, sub + (j,)))
+            if item.contains and ex.exact:
+                out.append((loc, "contains matches part of a moment, but exact: true compares every moment whole; "
+                                 "list the whole moment, or drop exact"))
+        elif isinstance(item, AbsentEvents):
+            for j, ev in enumerate(item.absent):
+                out.extend(_check_event(ev.kind, ev.fields, voc, loc + ("absent", j)))
+            if ex.exact:
+                out.append((loc, "an absence inside exact: true means nothing (the whole trace is listed); drop it"))
+            elif i == 0 or i == n - 1:
+                where = "first" if i == 0 else "last"
+                out.append((loc, f"an absence is checked between the expected items around it, and this one is "
+                                 f"{where}; for \"nowhere in the trace\" write it under expect.absent"))
+            elif isinstance(ex.events[i - 1], AbsentEvents):
+                out.append((loc, "two absences in a row: write their events in one {absent: [...]}"))
+        else:
+            if ex.exact:
+                out.append((loc, "an unordered group inside exact: true: list the moments in the order they happen"))
+            for k, m in enumerate(item.unordered):
+                sub = loc + ("unordered", k) + (("contains",) if m.contains else ())
+                for j, ev in enumerate(m.events):
+                    out.extend(_check_event(ev.kind, ev.fields, voc, sub + (j,)))
+    return out
+
+
+def _check_step(setup, voc) -> list[Problem]:
+    """``setup.step``: one of the later steps the game's vocabulary lets a case start at."""
+    if setup.step is None:
+        return []
+    if setup.step not in voc.steps:
+        allowed = sorted(voc.steps) or "none (every case starts at the turn's beginning)"
+        return [(("setup", "step"), f"unknown step {setup.step!r}; {voc.game} setups may start at {allowed}")]
+    return []
+
+
+def _check_final(final: dict[str, Any], voc, players: set[str], card_ids: set[str],
+                 at: tuple[Any, ...] = ("expect", "final"), what: str = "final") -> list[Problem]:
     out: list[Problem] = []
     for key in final:
         if key not in ("players", "cards"):
-            out.append((("expect", "final", key), "final has two parts: players and cards"))
+            out.append((at + (key,), f"{what} has two parts: players and cards"))
     for pid, fields in (final.get("players") or {}).items():
         if pid not in players:
-            out.append((("expect", "final", "players", pid), f"{pid!r} is not a player"))
+            out.append((at + ("players", pid), f"{pid!r} is not a player"))
             continue
         for f in fields or {}:
             if f not in voc.zones and f not in voc.player_fields:
-                out.append((("expect", "final", "players", pid, f),
+                out.append((at + ("players", pid, f),
                             f"unknown player field {f!r}; use a zone {list(voc.zones)} or {sorted(voc.player_fields)}"))
     for cid, fields in (final.get("cards") or {}).items():
         if cid not in card_ids:
-            out.append((("expect", "final", "cards", cid), f"card {cid!r} is not in the setup"))
+            out.append((at + ("cards", cid), f"card {cid!r} is not in the setup"))
             continue
         for f in fields or {}:
             if f not in voc.card_fields:
-                out.append((("expect", "final", "cards", cid, f),
+                out.append((at + ("cards", cid, f),
                             f"unknown card field {f!r}; the fields are {sorted(voc.card_fields)}"))
     return out
 

@@ -41,6 +41,8 @@ class Vocabulary:
     abilities: dict[str, AbilitySpec]
     player_fields: dict[str, str] = field(default_factory=dict)
     card_fields: dict[str, str] = field(default_factory=dict)
+    steps: dict[str, str] = field(default_factory=dict)
+    """The later steps a case's setup may start at (``setup.step``), each with what the setup then holds."""
     players: tuple[int, int | None] = (2, None)
     """How many players a setup may have (at least, at most; None = no limit)."""
     field_events: dict[str, tuple[str, ...]] = field(default_factory=dict)

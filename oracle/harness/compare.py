@@ -1,11 +1,15 @@
-"""Expectations against a reply: moments, rejections, winner, final state. First divergence and coverage.
+"""Expectations against a reply: moments, absences, rejections, winner, state after decision N, final
+state. First divergence and coverage.
 
-- An expected moment matches an actual moment when both hold the same events as sets, each event
-  compared on the fields the case wrote. Expected moments must appear in order (a subsequence of the
-  actual moments), or be the whole trace with ``exact: true``.
+- An expected moment matches an actual moment when both hold the same events as sets (``contains``: the
+  actual moment holds at least these), each event compared on the fields the case wrote. Expected items
+  must appear in order (moments as a subsequence of the actual moments, an unordered group's moments in
+  any order between its neighbours, an absence: none of its events between its neighbours), or be the
+  whole trace with ``exact: true``. ``expect.absent``: none of these events anywhere.
 - Every refused decision must be expected (``rejected: {at, reason}``), and nothing may happen between
   a refusal and the next decision (the state is left as it was).
-- ``asserted`` coverage: the clauses of the trace entries an expectation matched.
+- ``asserted`` coverage: the clauses of the trace entries an expectation matched (an absence matches
+  nothing, so it credits nothing).
 """
 
 from __future__ import annotations
@@ -14,10 +18,22 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ..core.moments import event_matches, moment_matches, moments, same
+from ..core.moments import (
+    AbsentItem,
+    Item,
+    MomentItem,
+    Placement,
+    UnorderedItem,
+    any_event,
+    event_matches,
+    match_items,
+    moment_matches,
+    moments,
+    same,
+)
 from .. import registry
 from ..loader import resolve_primary
-from ..model import Case, CaseReply, Divergence, TraceEntry
+from ..model import AbsentEvents, Case, CaseReply, Divergence, ExpectedEvent, ExpectedMoment, TraceEntry
 
 DECISION_KINDS = ("decided", "rejected")
 
@@ -70,6 +86,8 @@ def compare(case: Case, reply: CaseReply) -> Verdict:
     divergence = (
         _check_rejections(case, trace, asserted)
         or _check_events(case, trace, asserted)
+        or _check_absent(case, trace)
+        or _check_after(case, reply, trace, asserted)
         or _check_winner(case, reply, trace, asserted)
         or _check_final(case, reply, trace, asserted)
     )
@@ -130,10 +148,9 @@ def _decision(case: Case, at: int) -> str:
 def _check_events(case: Case, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
     if not case.expect.events:
         return None
-    actual = moments(trace)
-    expected = [[(ev.kind, resolve_primary(ev.kind, ev.fields, case.game)) for ev in m.events]
-                for m in case.expect.events]
-    if case.expect.exact:
+    if case.expect.exact:  # the loader allows only plain moments with exact: true
+        actual = moments(trace)
+        expected = [_patterns(m.events, case.game) for m in case.expect.events if isinstance(m, ExpectedMoment)]
         for i, (exp, act) in enumerate(zip(expected, actual)):
             if not moment_matches(exp, act):
                 return Divergence(what="exact", index=i, expected=_pattern(exp), actual=_show(act),
@@ -148,20 +165,79 @@ def _check_events(case: Case, trace: list[TraceEntry], asserted: list[str]) -> D
                               context=_context(trace, extra[0][0].moment if extra else None),
                               message=f"the trace has {len(actual)} moments, the case expects exactly {len(expected)}")
         return None
-    pos = 0
-    for i, exp in enumerate(expected):
-        j = next((k for k in range(pos, len(actual)) if moment_matches(exp, actual[k])), None)
-        if j is None:
-            near = _nearest(exp, actual[pos:])
-            return Divergence(
-                what="moment", index=i, expected=_pattern(exp), actual=_show(near) if near else None,
-                context=_context(trace, near[0].moment if near else None),
-                message=f"expected moment {i} {_j(_pattern(exp))} was not found"
-                        + (f" after moment {actual[pos - 1][0].moment}" if pos else "")
-                        + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
-        _credit(asserted, actual[j])
-        pos = j + 1
-    return None
+    return _check_items(case, trace, asserted)
+
+
+# level: trace -- moments in order (contains, absences between moments and unordered groups included)
+def _check_items(case: Case, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
+    actual = moments(trace)
+    items = expected_items(case)
+    found = match_items(items, actual)
+    if isinstance(found, Placement):
+        for entries in found.entries:
+            _credit(asserted, entries)
+        return None
+    item = items[found.index]
+    where = f" after moment {actual[found.after - 1][0].moment}" if found.after else ""
+    if found.why == "present":
+        hit = found.entry
+        return Divergence(what="absent", index=found.index, expected={"absent": _pattern(item.events)},
+                          actual=_show([hit]), context=_context(trace, hit.moment),
+                          message=f"expected item {found.index} says {_j(_pattern(item.events))} does not happen "
+                                  f"between its neighbours, but moment {hit.moment} has {_j(_show([hit])[0])}")
+    if isinstance(item, UnorderedItem):
+        member = item.moments[found.member] if found.member is not None else None
+        exp = member.events if member else [ev for m in item.moments for ev in m.events]
+        near = _nearest(exp, actual[found.after:])
+        what = (f"moment {found.member} of the unordered group {found.index} {_j(_pattern(exp))} was not found"
+                if member else f"the unordered group {found.index} found no distinct moment for each member")
+        return Divergence(what="moment", index=found.index,
+                          expected={"unordered": [_pattern(m.events) for m in item.moments]},
+                          actual=_show(near) if near else None, context=_context(trace, near[0].moment if near else None),
+                          message=what + where + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
+    exp = item.events
+    near = _nearest(exp, actual[found.after:])
+    label = "expected moment" + (" (contains)" if item.contains else "")
+    return Divergence(
+        what="moment", index=found.index, expected=_pattern(exp), actual=_show(near) if near else None,
+        context=_context(trace, near[0].moment if near else None),
+        message=f"{label} {found.index} {_j(_pattern(exp))} was not found" + where
+                + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
+
+
+def _patterns(events: list[ExpectedEvent], game: str) -> list[tuple[str, dict[str, Any]]]:
+    return [(ev.kind, resolve_primary(ev.kind, ev.fields, game)) for ev in events]
+
+
+def _moment_item(m: ExpectedMoment, game: str) -> MomentItem:
+    return MomentItem(_patterns(m.events, game), m.contains)
+
+
+def expected_items(case: Case) -> list[Item]:
+    """``expect.events`` as the items :func:`oracle.core.moments.match_items` places."""
+    out: list[Item] = []
+    for it in case.expect.events:
+        if isinstance(it, ExpectedMoment):
+            out.append(_moment_item(it, case.game))
+        elif isinstance(it, AbsentEvents):
+            out.append(AbsentItem(_patterns(it.absent, case.game)))
+        else:
+            out.append(UnorderedItem([_moment_item(m, case.game) for m in it.unordered]))
+    return out
+
+
+# level: steps -- needs only the events that happened, not their moments or order; credits nothing
+def _check_absent(case: Case, trace: list[TraceEntry]) -> Divergence | None:
+    if not case.expect.absent:
+        return None
+    patterns = _patterns(case.expect.absent, case.game)
+    hit = any_event(patterns, trace)
+    if hit is None:
+        return None
+    return Divergence(what="absent", expected={"absent": _pattern(patterns)}, actual=_show([hit]),
+                      context=_context(trace, hit.moment),
+                      message=f"the case expects no {_j(_pattern(patterns))} anywhere, but moment {hit.moment} "
+                              f"has {_j(_show([hit])[0])}")
 
 
 def _pattern(exp: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -192,32 +268,64 @@ def _check_winner(case: Case, reply: CaseReply, trace: list[TraceEntry], asserte
 
 
 def _check_final(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
-    final = case.expect.final
-    if not final:
+    return _check_state(case, case.expect.final, reply.final or {}, trace, asserted, "final", "final")
+
+
+# level: checkpoints -- the state after each decision (``reply.checkpoints``)
+def _check_after(case: Case, reply: CaseReply, trace: list[TraceEntry], asserted: list[str]) -> Divergence | None:
+    if not case.expect.after:
+        return None
+    states = {c.get("after"): c.get("state") for c in (getattr(reply, "checkpoints", None) or [])
+              if isinstance(c, dict)}
+    for check in case.expect.after:
+        n = check.decision
+        label = f"after decision {n}"
+        if not isinstance(states.get(n), dict):
+            return Divergence(what="after", index=n, expected={"after": n, "state": check.state}, actual=None,
+                              context=_context(trace, None),
+                              message=f"the reply has no state after decision {n} ({_decision(case, n)})")
+        upto = _until_decision(trace, n + 1)
+        div = _check_state(case, check.state, states[n], upto, asserted, "after", f"{label}:")
+        if div is not None:
+            return div.model_copy(update={"index": n})
+    return None
+
+
+def _until_decision(trace: list[TraceEntry], at: int) -> list[TraceEntry]:
+    """The trace before decision ``at`` was taken (all of it when there is none)."""
+    for i, e in enumerate(trace):
+        if e.kind in DECISION_KINDS and e.args.get("at") == at:
+            return trace[:i]
+    return trace
+
+
+def _check_state(case: Case, expected: dict[str, Any] | None, actual: dict[str, Any], trace: list[TraceEntry],
+                 asserted: list[str], what: str, label: str) -> Divergence | None:
+    """A projection of a state (``final``, or ``after`` decision N) against the engine's state."""
+    if not expected:
         return None
     voc = registry.get(case.game).vocabulary
-    actual = reply.final or {}
-    for pid, fields in (final.get("players") or {}).items():
+    for pid, fields in (expected.get("players") or {}).items():
         have = _part(_part(actual.get("players")).get(pid))
         for f, want in (fields or {}).items():
             got = have.get(f)
             counted = isinstance(want, int) and not isinstance(want, bool) and isinstance(got, list)
             ok = len(got) == want if counted else _same_zone(want, got)
             if not ok:
-                return Divergence(what="final", expected={"players": {pid: {f: want}}},
+                return Divergence(what=what, expected={"players": {pid: {f: want}}},
                                   actual={"players": {pid: {f: got}}}, context=_context(trace, None),
-                                  message=f"final players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
+                                  message=f"{label} players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
-    for cid, fields in (final.get("cards") or {}).items():
+    for cid, fields in (expected.get("cards") or {}).items():
         have = _part(actual.get("cards")).get(cid)
         if not isinstance(have, dict):
-            return Divergence(what="final", expected={"cards": {cid: fields}}, actual=None,
-                              context=_context(trace, None), message=f"final state has no card {_j(cid)}")
+            return Divergence(what=what, expected={"cards": {cid: fields}}, actual=None,
+                              context=_context(trace, None), message=f"{label} state has no card {_j(cid)}")
         for f, want in (fields or {}).items():
             if not same(want, have.get(f)):
-                return Divergence(what="final", expected={"cards": {cid: {f: want}}},
+                return Divergence(what=what, expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
-                                  message=f"final cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
+                                  message=f"{label} cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
 
