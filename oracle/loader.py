@@ -315,6 +315,8 @@ def check_case(case: Case, *, root: Path | None = None) -> list[Problem]:
                                                   f"{len(case.script)}: give an index from 0 to {len(case.script) - 1})"))
         problems.extend(_check_final(check.state, voc, players, card_ids, loc + ("state",), "a state check"))
     problems.extend(_check_step(case.setup, voc))
+    if getattr(game, "setup_problems", None) is not None:
+        problems.extend(game.setup_problems(case.setup))
     for i, r in enumerate(ex.rejected):
         if r.reason not in voc.reasons:
             problems.append((("expect", "rejected", i, "reason"), f"unknown reason {r.reason!r}; {case.game} reasons are {sorted(voc.reasons)}"))

@@ -36,6 +36,8 @@ class GameModule:
     seed: str
     vocabulary: Vocabulary
     rules: str
+    setup_problems: Callable[[Any], list] | None = None
+    """Optional: game-specific located errors of a case's setup (``[((field, ...), message), ...]``)."""
 
     def run(self, request: CaseRequest) -> CaseReply:
         return importlib.import_module(self.rules).run(request)

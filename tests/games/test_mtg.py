@@ -340,3 +340,48 @@ def test_after_resolution_the_active_player_is_asked_first():
     assert (6, "alice") in decided
     kinds = [e.kind for e in reply.trace]
     assert kinds.index("resolved", kinds.index("cast", 5)) < max(i for i, e in enumerate(reply.trace) if e.kind == "rejected")
+
+
+# -- later-step setups (setup.step) -----------------------------------------------------------
+
+_STEP_CASE = """- id: mtg.bad.step
+  game: mtg
+  rulesets: [cr-20231117]
+  title: misuse
+  source: {{kind: seed, document: d, quote: "x"}}
+  rules: [mtg:310.8c]
+  setup:
+    active: alice
+{step}    players:
+      alice: {{battlefield: [{{id: x, card: Oracle Bear, tapped: true, props: {{attacking: bob}}}}]}}
+      bob: {{battlefield: [{{id: y, card: Oracle Archer{blocking}}}]}}
+  expect: {{final: {{players: {{bob: {{life: 20}}}}}}}}
+"""
+
+
+def _step_errors(tmp_path, step: str, blocking: str = "") -> list[str]:
+    f = tmp_path / "mtg" / "bad.yaml"
+    f.parent.mkdir(exist_ok=True)
+    f.write_text(_STEP_CASE.format(step=step, blocking=blocking), encoding="utf-8")
+    return [str(e) for e in load_suite([f]).errors]
+
+
+def test_an_attacker_in_a_setup_that_starts_before_combat_is_a_located_error(tmp_path):
+    errors = _step_errors(tmp_path, "")
+    assert len(errors) == 1, errors
+    assert "bad.yaml:" in errors[0] and "setup.players.alice.battlefield[0].props.attacking" in errors[0]
+    assert "before attackers are declared" in errors[0]
+
+
+def test_a_blocker_needs_the_combat_damage_step(tmp_path):
+    errors = _step_errors(tmp_path, "    step: declare_blockers\n", ", props: {blocking: x}")
+    assert len(errors) == 1 and "props.blocking" in errors[0] and "combat_damage" in errors[0], errors
+    assert _step_errors(tmp_path, "    step: combat_damage\n", ", props: {blocking: x}") == []
+    assert any("unknown step" in e for e in _step_errors(tmp_path, "    step: blockers\n"))
+
+
+def test_a_declared_attack_in_the_setup_is_in_the_final_state_until_combat_ends():
+    reply = run_case("mtg.step.declare-blockers-protector-blocks")
+    assert [e.args for e in reply.trace if e.kind == "decided"] == [{"at": 0, "player": "bob",
+                                                                     "decision": "declare_blockers"}]
+    assert kinds(reply, "became_blocker") == [({"card": "y", "attacker": "x"}, "mtg:310.8c")]

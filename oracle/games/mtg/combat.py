@@ -94,7 +94,7 @@ def declare_attackers(st: State, script: Script) -> bool:
             cb.attackers[cid] = target
             st.trace.emit("became_attacker", _attack_target_clause(st, target), card=cid, target=target)
     with st.trace.simultaneous():
-        for p in _defending_players(st, attacks):
+        for p in defending_players(st, attacks):
             via = next((t for t in attacks.values() if t in st.board.cards and st.is_battle(st.card(t))
                         and st.card(t).props.get("protector") == p
                         and st.card(t).controller != p), None)
@@ -119,7 +119,7 @@ def _defending_clause(st: State, via: str | None) -> str:
     return C + ("506.2" if len(st.board.players) == 2 else "506.2a")
 
 
-def _defending_players(st: State, attacks: dict[str, str]) -> list[str]:
+def defending_players(st: State, attacks: dict[str, str]) -> list[str]:
     """506.2/506.2a/310.8d: the attacked players, controllers of attacked planeswalkers, protectors of attacked
     battles; in Two-Headed Giant, their whole team (assumption mtg:A-two-headed-giant)."""
     out = {st.defending_for(t) for t in attacks.values()} - {None}

@@ -15,10 +15,10 @@ from ...core.game import run_procedure
 from ...core.script import Script
 from ...core.trace import Trace
 from ...model import CaseReply, CaseRequest
-from .combat import combat_phase
+from .combat import combat_damage, combat_phase, declare_blockers, defending_players, end_of_combat
 from .editions import cite
 from .stack import Stop, cast_validator, priority_round, put_spell, run_stack
-from .state import C, State
+from .state import C, Combat, State
 from .vocabulary import ZONES
 
 
@@ -40,7 +40,24 @@ def build(request: CaseRequest, trace: Trace) -> State:
                 continue
             for cs in content:
                 _place(st, pid, zone, cs)
+    if setup.get("step") in ("declare_blockers", "combat_damage"):
+        _declared_combat(st)
     return st
+
+
+def _declared_combat(st: State) -> None:
+    """setup.step (setups.py): the attacks (508.1k) and, for combat_damage, the blocks (509.1g/509.1h) the setup
+    states are in place; the defending players are those the attacks make (506.2/310.8d)."""
+    st.combat = cb = Combat()
+    for c in st.battlefield():
+        if "attacking" in c.props:
+            cb.attackers[c.id] = c.props.pop("attacking")
+    for c in st.battlefield():
+        if "blocking" in c.props:
+            aid = c.props.pop("blocking")
+            cb.blockers[c.id] = aid
+            cb.blocked.add(aid)
+    cb.defending.extend(defending_players(st, cb.attackers))
 
 
 def _place(st: State, pid: str, zone: str, cs: dict[str, Any]) -> None:
@@ -77,6 +94,12 @@ def _place(st: State, pid: str, zone: str, cs: dict[str, Any]) -> None:
 def play(st: State, script: Script) -> None:
     start = st.step
     try:
+        if start in ("declare_blockers", "combat_damage"):
+            if start == "declare_blockers":
+                declare_blockers(st, script)
+            combat_damage(st, script)
+            end_of_combat(st, script)
+            start = "main2"
         if start == "main":
             main_phase(st, script, "main")
         if start in ("main", "combat"):
@@ -134,6 +157,8 @@ def run(request: CaseRequest) -> CaseReply:
         st = build(req, trace)
         phase = req.setup.get("phase", "main")
         st.step = {"main": "main", "combat": "combat", "declare_attackers": "combat", "main2": "main2"}.get(phase, "main")
+        if req.setup.get("step") in ("declare_blockers", "combat_damage"):
+            st.step = req.setup["step"]
         return st
 
     reply = run_procedure(request, _build, play, project)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .setups import STEPS
 from ...core.vocabulary import (
     CORE_EVENTS,
     CORE_REASONS,
@@ -174,4 +175,5 @@ VOCABULARY = Vocabulary(
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
     field_events=FIELD_EVENTS,
+    steps=STEPS,
 )
