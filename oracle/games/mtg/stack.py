@@ -200,14 +200,26 @@ def resolve_top(st: State, script: Script) -> None:
         return
     eff = _effect(st, c.id)
     name, param = eff if eff else (None, None)
-    if not all(target_ok(st, name, i, t) for i, t in enumerate(item.targets)):
+    if item.targets and not all(target_ok(st, name, i, t) for i, t in enumerate(item.targets)):
         with st.trace.simultaneous():
             st.trace.emit("countered", C + "608.2b", card=c.id)
-            st.board.move(c.id, "graveyard", C + "608.2b")
+            _to_graveyard(st, c, C + "608.2b")
         return
     st.trace.emit("resolved", C + "608.2n", card=c.id, player=item.controller)
-    SPELL_EFFECTS[name](st, item, param)
-    st.board.move(c.id, "graveyard", C + "608.2n")
+    if name is not None:  # an effect the engine does not model does nothing here; the spell still resolves
+        SPELL_EFFECTS[name](st, item, param)
+    _to_graveyard(st, c)
+
+
+def _to_graveyard(st: State, c, clause: str = C + "608.2n") -> None:
+    """608.2n: "the spell is put into its owner’s graveyard" -- a transformed Siege's back face too (a card in a
+    graveyard has its front face up, 400.7)."""
+    st.board.move(c.id, "graveyard", clause)
+    st.reset_object(c)
+    if c.props.get("face") == "back":
+        from ...core.board import normalize_abilities  # noqa: PLC0415
+        c.props["face"] = "front"
+        c.abilities = normalize_abilities(st.cards_def.get(c.name or "", {}).get("abilities", []))
 
 
 def _resolve_siege(st: State, script: Script, item: StackItem) -> None:
@@ -223,20 +235,33 @@ def _resolve_siege(st: State, script: Script, item: StackItem) -> None:
     back = st.cards_def.get(b.name or "", {}).get("back")
     if not back:
         return
-    _, yes = script.decide(controller, ("cast_transformed",), C + "310.11b",
-                           lambda d: _bool(d.args))
-    if yes:
+    from ...core.board import normalize_abilities  # noqa: PLC0415
+    back_abilities = normalize_abilities(back.get("abilities", []))
+    _, targets = script.decide(controller, ("cast_transformed",), C + "310.11b",
+                               lambda d: _transformed_cast(st, back_abilities, d.args))
+    if targets is not None:
         b.props["face"] = "back"
-        from ...core.board import normalize_abilities  # noqa: PLC0415
-        b.abilities = normalize_abilities(back.get("abilities", []))
-        b.owner = b.owner  # cast from exile by its controller
-        put_spell(st, controller, b.id, [], free=True)
+        b.abilities = back_abilities
+        put_spell(st, controller, b.id, targets, free=True)
 
 
-def _bool(x: Any) -> bool:
-    if not isinstance(x, bool):
-        raise Refusal("malformed_decision", "cast_transformed takes true or false")
-    return x
+def _transformed_cast(st: State, back_abilities: list[tuple[str, Any]], x: Any) -> list[str] | None:
+    """``false`` (don't cast), ``true`` (cast; a back face with no target), or ``{targets: [...]}``: 601.2c applies to
+    a spell cast without paying its mana cost too, so its targets are chosen as it is cast. None: not cast."""
+    if x is False:
+        return None
+    if x is True:
+        targets: list[Any] = []
+    elif isinstance(x, dict) and set(x) == {"targets"} and isinstance(x["targets"], list):
+        targets = list(x["targets"])
+    else:
+        raise Refusal("malformed_decision", "cast_transformed takes true, false or {targets: [...]}")
+    name = next((n for n, _ in back_abilities if n in SPELL_EFFECTS), None)
+    if (len(targets) != _n_targets(name) or len(set(map(str, targets))) != len(targets)
+            or not all(target_ok(st, name, i, t) for i, t in enumerate(targets))):
+        raise Refusal("illegal_target", f"the back face needs {_n_targets(name)} legal target(s), got {targets}",
+                      clause=C + "310.11b")
+    return targets
 
 
 # -- effects of the synthetic spells ---------------------------------------------------------

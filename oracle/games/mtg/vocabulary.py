@@ -64,9 +64,9 @@ DECISIONS = specs(
                  "510.1c: the attacking player divides the damage of each creature blocked by two or more "
                  "(cr-20231117: in the damage assignment order they list, lethal to each before the next; "
                  "cr-20260807: as they choose)"),
-    DecisionSpec("cast_transformed", "bool",
+    DecisionSpec("cast_transformed", "bool | {targets: [id, ...]}",
                  "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
-                 "mana cost"),
+                 "mana cost; a back face with a target is given it as it is cast (601.2c): {targets: [...]}"),
 )
 
 REASONS = {
