@@ -144,3 +144,40 @@ def _lose(st: State, player: str) -> None:
                     remove_from_combat(st, cid, emit=True)
             if player in st.combat.defending:
                 st.combat.defending.remove(player)
+        _objects_leave_with(st, player)
+
+
+def _objects_leave_with(st: State, player: str) -> None:
+    """800.4a: "all objects ... owned by that player leave the game and any effects which give that player control of
+    any objects or players end. Then, if that player controlled any objects on the stack not represented by cards,
+    those objects cease to exist. Then, if there are any objects still controlled by that player, those objects are
+    exiled." (assumption mtg:A-leaving-player-default-control)."""
+    clause = C + "800.4a"
+    owned = [c for c in st.board.cards.values() if c.owner == player and c.zone != "outside_game"]
+    regained = [c for c in st.battlefield() if c.controller == player and c.owner != player and c.props.get("control_from")]
+    if owned or regained:
+        with st.trace.simultaneous():
+            for c in owned:
+                if c.zone == "battlefield":
+                    _leave_battlefield(st, c.id, "outside_game", clause)
+                else:
+                    st.stack[:] = [i for i in st.stack if not (i.card == c.id and i.ability is None)]
+                    st.board.move(c.id, "outside_game", clause)
+            for c in regained:
+                back = c.props.pop("control_from")
+                st.board.zones[(c.controller, "battlefield")].remove(c.id)
+                c.controller = back if back not in st.lost else c.owner
+                st.board.zones[(c.controller, "battlefield")].append(c.id)
+                st.trace.emit("control_changed", clause, card=c.id, player=c.controller)
+    st.stack[:] = [i for i in st.stack if not (i.ability and i.controller == player)]
+    st.pending[:] = [i for i in st.pending if i.controller != player]
+    still = [c for c in st.battlefield() if c.controller == player]
+    still += [st.card(i.card) for i in st.stack if i.ability is None and i.controller == player]
+    if still:
+        with st.trace.simultaneous():
+            for c in still:
+                if c.zone == "battlefield":
+                    _leave_battlefield(st, c.id, "exile", clause)
+                else:
+                    st.stack[:] = [i for i in st.stack if i.card != c.id]
+                    st.board.move(c.id, "exile", clause)

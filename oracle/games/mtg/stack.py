@@ -282,6 +282,7 @@ def _gain_control(st: State, item: StackItem, _: Any) -> None:
     attacked = st.combat is not None and c.id in st.combat.attackers.values()
     with st.trace.simultaneous():
         board.zones[(c.controller, "battlefield")].remove(c.id)
+        c.props["control_from"] = c.controller  # the control-changing effect ends if its player leaves (800.4a)
         c.controller = item.controller
         board.zones[(c.controller, "battlefield")].append(c.id)
         st.trace.emit("control_changed", C + "613.1b", card=c.id, player=c.controller)

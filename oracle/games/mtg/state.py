@@ -148,7 +148,7 @@ class State:
 
     def reset_object(self, c: Card) -> None:
         """400.7: a permanent that changes zones becomes a new object with no memory of its old one."""
-        for k in ("type_effects", "pt_effects", "protector", "attached_to", "damage", "copy_of", "entered"):
+        for k in ("type_effects", "pt_effects", "protector", "attached_to", "damage", "copy_of", "entered", "control_from"):
             c.props.pop(k, None)
         c.counters.clear()
         c.tapped = False
