@@ -83,7 +83,7 @@ def declare_attackers(st: State, script: Script) -> bool:
     _, attacks = script.decide(st.active, ("declare_attackers",), C + "508.1", _attackers_valid(st))
     if not attacks:
         priority_step(st, script)  # 508.2
-        return False
+        return False  # 508.8: the declare blockers and combat damage steps are skipped
     st.combat = cb = Combat()
     with st.trace.simultaneous():
         for cid, target in attacks.items():
@@ -308,4 +308,6 @@ def combat_phase(st: State, script: Script) -> None:
         if st.combat.attackers:
             declare_blockers(st, script)
             combat_damage(st, script)
-        end_of_combat(st, script)
+    else:
+        st.combat = Combat()  # 506.1/508.8: no attackers; only the declare blockers and combat damage steps are skipped
+    end_of_combat(st, script)
