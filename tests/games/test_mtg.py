@@ -385,3 +385,12 @@ def test_a_declared_attack_in_the_setup_is_in_the_final_state_until_combat_ends(
     assert [e.args for e in reply.trace if e.kind == "decided"] == [{"at": 0, "player": "bob",
                                                                      "decision": "declare_blockers"}]
     assert kinds(reply, "became_blocker") == [({"card": "y", "attacker": "x"}, "mtg:310.8c")]
+
+
+def test_with_no_attackers_the_end_of_combat_step_still_happens():
+    """506.1: "The declare blockers and combat damage steps are skipped if no creatures are declared as attackers"
+    -- the end of combat step is not."""
+    reply = run_case("mtg.attack.refused-untyped-battle-own-controller")
+    tail = [e.kind for e in reply.trace][-2:]
+    assert tail == ["decided", "combat_ended"]
+    assert not any(e.kind in ("became_blocker", "damaged") for e in reply.trace)
