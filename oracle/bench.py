@@ -9,6 +9,9 @@
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 2x
   and 4x, seconds per case at each size (flat = linear).
 - Rendering the HTML report of 10,000 results: seconds and file size.
+- Legal decisions (:mod:`oracle.core.legality`) at every decision point of every golden case: time per
+  point to replay the prefix and enumerate (median of repeats per point; the median, 90th percentile and
+  maximum over the points), candidates tried, legal decisions found.
 
 Figures are printed, never asserted: speed is measured here, not by tests.
 """
@@ -87,6 +90,34 @@ def engine_time(requests: list[Any], repeats: int) -> dict[str, float]:
             "p90": per_case[int(0.9 * (len(per_case) - 1))], "max": per_case[-1]}
 
 
+def legality_time(requests: list[Any], repeats: int = 1) -> dict[str, float]:
+    """:func:`oracle.core.legality.legal_decisions` at every script entry of every golden case (the replay of
+    the prefix included, as the harness asks it), median of ``repeats`` per point."""
+    from .core.legality import legal_decisions
+
+    per_point, tried, legal, most = [], 0, 0, 0
+    for req in {r.game: r for r in requests if r.script}.values():  # warm up: each game's modules imported
+        legal_decisions(req, 0)
+    for req in requests:
+        for i in range(len(req.script)):
+            times = []
+            try:
+                for _ in range(repeats):
+                    t = time.perf_counter()
+                    p = legal_decisions(req, i)
+                    times.append(time.perf_counter() - t)
+            except Exception:  # a case that errs is not timed
+                break
+            per_point.append(statistics.median(times))
+            tried, legal, most = tried + p.tried, legal + p.count, max(most, p.tried)
+    if not per_point:
+        return {}
+    per_point.sort()
+    return {"points": len(per_point), "median": statistics.median(per_point),
+            "p90": per_point[int(0.9 * (len(per_point) - 1))], "max": per_point[-1],
+            "tried": tried, "legal": legal, "most_tried": most}
+
+
 def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, float]:
     from .harness.adapters import SubprocessEngine
 
@@ -144,6 +175,7 @@ def measure(quick: bool = False) -> dict[str, Any]:
     figures["run_imports"] = heavy_imports_of_run()
     requests = _requests()
     figures["engine"] = engine_time(requests, 5 if quick else 30)
+    figures["legality"] = legality_time(requests, 3 if quick else 10)
     if requests:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
@@ -164,6 +196,12 @@ def _table(fig: dict[str, Any]) -> Any:
     if e:
         t.add_row(f"engine: time per golden case, median of {e['cases']} cases", f"{e['median'] * 1e6:.0f} µs")
         t.add_row("engine: 90th percentile / max", f"{e['p90'] * 1e6:.0f} / {e['max'] * 1e6:.0f} µs")
+    lg = fig.get("legality")
+    if lg:
+        t.add_row(f"legality: time per decision point, median / p90 / max of {lg['points']}",
+                  f"{lg['median'] * 1e6:.0f} / {lg['p90'] * 1e6:.0f} / {lg['max'] * 1e6:.0f} µs")
+        t.add_row("legality: candidates tried / legal found (most at one point)",
+                  f"{lg['tried']:,} / {lg['legal']:,} ({lg['most_tried']:,})")
     p = fig.get("protocol")
     if p:
         t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, TypeVar
 
 from ..model import CaseReply, CaseRequest, TraceEntry
-from .script import GameOver, Script
+from .script import DecisionPoint, GameOver, Script
 from .trace import Trace
 from .vocabulary import Vocabulary
 
@@ -42,6 +43,16 @@ class GameModule:
     def run(self, request: CaseRequest) -> CaseReply:
         return importlib.import_module(self.rules).run(request)
 
+    @property
+    def legality(self) -> str:
+        """The module of the game's decision enumeration (``legality.py`` beside ``rules``)."""
+        return self.rules.rsplit(".", 1)[0] + ".legality"
+
+
+PROBE: ContextVar[Callable[[Any], Callable[[DecisionPoint], None]] | None] = ContextVar("probe", default=None)
+"""Set by :mod:`oracle.core.legality` only: given the state just built, the callback for the point where the
+script runs out (it stops the game there, so the state and the point can be examined)."""
+
 
 def run_procedure(
     request: CaseRequest,
@@ -55,7 +66,8 @@ def run_procedure(
     """
     trace = Trace()
     state = build(request, trace)
-    script = Script(request.script, trace)
+    probe = PROBE.get()
+    script = Script(request.script, trace, at_end=probe(state) if probe is not None else None)
     winner = None
     try:
         play(state, script)

@@ -43,13 +43,44 @@ class GameOver(Exception):
         super().__init__(f"game over, winner {winner}")
 
 
-class Script:
-    __slots__ = ("decisions", "cursor", "trace")
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """Where the engine asks for a decision: who decides, which kinds, at which clause, and the checks.
 
-    def __init__(self, decisions: list[dict[str, Any]], trace: Trace) -> None:
+    :meth:`judge` is the one check of a decision at this point, used by :meth:`Script.decide` and by
+    :mod:`oracle.core.legality`: the kind (``other``, default ``unexpected_decision``), the player
+    (``wrong_player``), then the game's ``validate`` (its rule reasons, in the game's documented order).
+    """
+
+    player: str
+    kinds: tuple[str, ...]
+    clause: str
+    validate: Callable[[Decision], Any]
+    other: Callable[[Decision], str] | None = None
+    optional: bool = False
+    wrong_player: str = "not_your_decision"
+
+    def judge(self, d: Decision) -> Any:
+        """The parsed decision, or :class:`Refusal` with the first reason that applies."""
+        if d.kind not in self.kinds:
+            raise Refusal(self.other(d) if self.other else "unexpected_decision",
+                          f"expected {' or '.join(self.kinds)} of {self.player}")
+        if d.player != self.player:
+            raise Refusal(self.wrong_player, f"{self.player} decides at {self.clause}")
+        return self.validate(d)
+
+
+class Script:
+    __slots__ = ("decisions", "cursor", "trace", "at_end")
+
+    def __init__(self, decisions: list[dict[str, Any]], trace: Trace,
+                 at_end: Callable[[DecisionPoint], None] | None = None) -> None:
         self.decisions = [Decision(i, d["player"], d["kind"], d.get("args")) for i, d in enumerate(decisions)]
         self.cursor = 0
         self.trace = trace
+        self.at_end = at_end
+        """Called with the point where the script runs out, before it returns ``None`` or raises
+        :class:`MissingDecision` (:mod:`oracle.core.legality` stops the game there)."""
 
     @property
     def exhausted(self) -> bool:
@@ -75,21 +106,20 @@ class Script:
         code for a decision of another kind (default ``unexpected_decision``), ``wrong_player`` the code
         for a decision of the right kind by another player. With ``optional`` (an
         open point) an exhausted script returns ``None``; otherwise it is a :class:`MissingDecision`.
+        The point is a :class:`DecisionPoint`: :mod:`oracle.core.legality` judges decisions through it too.
         """
+        point = DecisionPoint(player, kinds, clause, validate, other, optional, wrong_player)
         while True:
             d = self.peek()
             if d is None:
+                if self.at_end is not None:
+                    self.at_end(point)
                 if optional:
                     return None
                 raise MissingDecision(player, kinds, clause, self.cursor)
             self.cursor += 1
             try:
-                if d.kind not in kinds:
-                    raise Refusal(other(d) if other else "unexpected_decision",
-                                  f"expected {' or '.join(kinds)} of {player}")
-                if d.player != player:
-                    raise Refusal(wrong_player, f"{player} decides at {clause}")
-                parsed = validate(d)
+                parsed = point.judge(d)
             except Refusal as r:
                 self.trace.emit("rejected", r.clause or clause, at=d.at, player=d.player, reason=r.reason)
                 continue
