@@ -394,3 +394,19 @@ def test_with_no_attackers_the_end_of_combat_step_still_happens():
     tail = [e.kind for e in reply.trace][-2:]
     assert tail == ["decided", "combat_ended"]
     assert not any(e.kind in ("became_blocker", "damaged") for e in reply.trace)
+
+
+def test_explicit_script_writes_out_the_implied_passes_and_plays_the_same():
+    """The shorthand expanded: the passes the engine implied before an entry are inserted there; the explicit
+    script is decided entry for entry and ends in the same state."""
+    lc = next(lc for lc in suite().cases if lc.case.id == "mtg.priority.instant-in-declare-blockers-with-empty-stack")
+    request = make_request(lc.case, RULESET)
+    game = registry.get(GAME)
+    explicit = game.explicit_script(request)
+    # 509.2: after blocks alice (active) has priority first; bob's cast is the next entry, so alice passes
+    assert [(e["player"], e["kind"]) for e in explicit][:4] == [
+        ("alice", "declare_attackers"), ("bob", "declare_blockers"), ("alice", "pass"), ("bob", "cast")]
+    full = request.model_copy(update={"script": explicit})
+    a, b = game.run(request), game.run(full)
+    assert a.final == b.final
+    assert sum(e.kind == "decided" for e in b.trace) == len(explicit)

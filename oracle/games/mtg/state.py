@@ -11,6 +11,7 @@ from typing import Any
 
 from ...core.board import Board, Card
 from ...core.trace import Trace
+from .editions import CURRENT, PREFIX, cite
 
 C = "mtg:"  # clause prefix
 
@@ -48,6 +49,16 @@ class State:
     combat: Combat | None = None
     two_headed: bool = False
     ruleset: str = "cr-20231117"  # the edition (editions.py)
+    implied: list[tuple[int, str]] = field(default_factory=list)  # implied passes: (script index before, player)
+
+    # -- clauses of the edition -----------------------------------------------------------
+    def c(self, number: str) -> str:
+        """The clause id for rule ``number`` (in the seed's numbering) under this case's edition (editions.cite)."""
+        return cite(self.ruleset, C + number)
+
+    def removal_clause(self, clause: str) -> str:
+        """A removal from combat: under the current edition always its 506.4 (editions.cite)."""
+        return PREFIX + "506.4" if self.ruleset == CURRENT else clause
 
     # -- players --------------------------------------------------------------------------
     @property
