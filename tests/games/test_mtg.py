@@ -403,9 +403,11 @@ def test_explicit_script_writes_out_the_implied_passes_and_plays_the_same():
     request = make_request(lc.case, RULESET)
     game = registry.get(GAME)
     explicit = game.explicit_script(request)
-    # 509.2: after blocks alice (active) has priority first; bob's cast is the next entry, so alice passes
-    assert [(e["player"], e["kind"]) for e in explicit][:4] == [
-        ("alice", "declare_attackers"), ("bob", "declare_blockers"), ("alice", "pass"), ("bob", "cast")]
+    # 507.2, 508.2, 509.2: the active player first in each step, then the other; the step ends when both pass
+    assert [(e["player"], e["kind"]) for e in explicit][:8] == [
+        ("alice", "pass"), ("bob", "pass"),                       # beginning of combat
+        ("alice", "declare_attackers"), ("alice", "pass"), ("bob", "pass"),
+        ("bob", "declare_blockers"), ("alice", "pass"), ("bob", "cast")]
     full = request.model_copy(update={"script": explicit})
     a, b = game.run(request), game.run(full)
     assert a.final == b.final
