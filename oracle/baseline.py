@@ -4,7 +4,7 @@ File (YAML, or JSON when the name ends in ``.json``)::
 
     schema_version: 1
     engine: my-engine          # the engine the statuses were recorded for (may be left out)
-    cases:                     # case id -> expected status (pass | fail | error | skip)
+    cases:                     # case id -> expected status (pass | fail | error | skip | not_checkable)
       ijinden.qa.yoshimitsu-attack-plus: pass
       ijinden.d2.double-loss: fail
 
@@ -27,7 +27,7 @@ import yaml
 from .model import SCHEMA_VERSION, STATUSES, Results
 from .yamlfile import YamlSyntaxError, compose
 
-RANK: dict[str, int] = {"pass": 3, "skip": 2, "fail": 1, "error": 0}
+RANK: dict[str, int] = {"pass": 3, "skip": 2, "not_checkable": 2, "fail": 1, "error": 0}
 """Statuses from best to worst; a status lower than the baseline's is a regression."""
 BAD = ("fail", "error")
 KEYS = ("schema_version", "engine", "cases")

@@ -3,7 +3,9 @@
 - CLI start: wall time of ``tcg-oracle --version`` in a fresh interpreter (median), next to a bare
   ``python -c pass``; and whether ``run`` imports z3 or hypothesis (it must not).
 - Engine time per golden case: every loaded case on the in-process reference engine, median of repeats
-  per case; the median, 90th percentile and maximum over the cases.
+  per case; the median, 90th percentile and maximum over the cases. Again with checkpoints (the state
+  after each script entry, protocol 2), as ``serve`` sends them and an in-process run computes them for
+  the cases that read them.
 - JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
   process per case, and their ratio.
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 2x
@@ -176,6 +178,10 @@ def measure(quick: bool = False) -> dict[str, Any]:
     requests = _requests()
     figures["engine"] = engine_time(requests, 5 if quick else 30)
     figures["legality"] = legality_time(requests, 3 if quick else 10)
+    from .core.game import observing
+
+    with observing(checkpoints=True):
+        figures["engine_checkpoints"] = engine_time(requests, 5 if quick else 30)
     if requests:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
@@ -202,6 +208,10 @@ def _table(fig: dict[str, Any]) -> Any:
                   f"{lg['median'] * 1e6:.0f} / {lg['p90'] * 1e6:.0f} / {lg['max'] * 1e6:.0f} µs")
         t.add_row("legality: candidates tried / legal found (most at one point)",
                   f"{lg['tried']:,} / {lg['legal']:,} ({lg['most_tried']:,})")
+    c = fig.get("engine_checkpoints")
+    if c:
+        t.add_row("engine with checkpoints: median / p90 / max",
+                  f"{c['median'] * 1e6:.0f} / {c['p90'] * 1e6:.0f} / {c['max'] * 1e6:.0f} µs")
     p = fig.get("protocol")
     if p:
         t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")

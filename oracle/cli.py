@@ -47,12 +47,22 @@ def _parser() -> argparse.ArgumentParser:
 
     val = sub.add_parser("validate", help="check case files, catalogs and card pools")
     val.add_argument("paths", nargs="*", type=Path, metavar="PATH")
+    val.add_argument("--cases", action="append", metavar="PATH", type=Path, default=[],
+                     help="case files or folders (as the PATH arguments; a folder may bring its own "
+                          "<game>/rules.yaml and cards.yaml)")
 
     sch = sub.add_parser("schema", help="print a JSON Schema")
     sch.add_argument("name", choices=["case", "catalog", "cards", "protocol", "results"])
 
     serve = sub.add_parser("serve", help="run the reference engine over the JSON-lines protocol")
     serve.add_argument("--game", action="append", metavar="G")
+    serve.add_argument("--observation", choices=("final", "checkpoints", "steps", "trace"), default="trace",
+                       help="play an engine of this observation level (protocol 2; default trace)")
+    serve.add_argument("--no-reason-codes", action="store_true",
+                       help="play an engine whose refusals carry no reason codes")
+    serve.add_argument("--automatic", action="store_true",
+                       help="play an engine that takes decisions with exactly one legal option itself (those "
+                            "whose options it can list: Magic choose_protector)")
 
     merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
@@ -62,10 +72,14 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
     rep.add_argument("--out", required=True, type=Path, metavar="FILE")
     rep.add_argument("--baseline", metavar="FILE")
+    rep.add_argument("--cases", action="append", metavar="PATH", type=Path,
+                     help="the case folders the results came from, when they bring their own rules.yaml")
 
     exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
     exp.add_argument("case_id", metavar="CASE_ID")
     exp.add_argument("--engine", default="reference", metavar="SPEC")
+    exp.add_argument("--cases", action="append", metavar="PATH", type=Path,
+                     help="case files or folders to find the case in (default: every game's cases)")
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
 
@@ -206,13 +220,18 @@ def _write_outputs(results, args: argparse.Namespace) -> None:
     """results.json, the report and JUnit XML: written for every run, finished or not."""
     _write_json(Path(args.results), results.model_dump(mode="json", exclude_none=True))
     if args.report:
+        from .loader import suite_catalogs
         from .reports import render_report
 
         baseline = args.baseline if args.baseline and Path(args.baseline).is_file() else None
+        try:  # a suite's own clauses count in its coverage (a broken catalog: said by validation)
+            catalogs = suite_catalogs(args.cases) or None
+        except Exception:  # noqa: BLE001
+            catalogs = None
         try:
-            render_report([results], Path(args.report), baseline=baseline)
+            render_report([results], Path(args.report), baseline=baseline, catalogs=catalogs)
         except ValueError:  # an unreadable baseline: the gate says why; the report still comes
-            render_report([results], Path(args.report))
+            render_report([results], Path(args.report), catalogs=catalogs)
     if args.junit:
         from .harness.junit import write_junit
 
@@ -223,19 +242,23 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from .model import STATUSES
+
     per_game: dict[str, dict[str, int]] = {}
     for c in results.cases:
-        row = per_game.setdefault(c.game, {"pass": 0, "fail": 0, "error": 0, "skip": 0})
+        row = per_game.setdefault(c.game, dict.fromkeys(STATUSES, 0))
         row[c.status] += 1
+    level = results.engine.level
     table = Table(title=f"tcg-oracle · engine {results.engine.name} {results.engine.version}"
+                        + (f" · level {level}" if level and level != "trace" else "")
                         + (" · PARTIAL" if results.partial else ""))
-    for col in ("game", "pass", "fail", "error", "skip", "total"):
-        table.add_column(col, justify="left" if col == "game" else "right")
+    shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
+    for col in ("game", *shown, "total"):
+        table.add_column(col.replace("_", " "), justify="left" if col == "game" else "right")
     for game, row in sorted(per_game.items()):
-        table.add_row(game, *(str(row[s]) for s in ("pass", "fail", "error", "skip")), str(sum(row.values())))
+        table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())))
     s = results.summary
-    table.add_row("all", *(str(s.get(k, 0)) for k in ("pass", "fail", "error", "skip")), str(len(results.cases)),
-                  style="bold")
+    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(results.cases)), style="bold")
     console = Console(stderr=False)
     console.print(table)
     for c in results.cases:
@@ -258,7 +281,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     loader_(g)
                 except CaseFileError as exc:
                     errors.append(str(exc))
-    suite = load_suite(args.paths or None)
+    suite = load_suite([*args.paths, *args.cases] or None)
     errors.extend(str(e) for e in suite.errors)
     for e in errors:
         print(e, file=sys.stderr)

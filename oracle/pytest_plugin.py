@@ -109,9 +109,14 @@ class CaseItem(pytest.Item):
             pytest.skip(why)
         if case.game not in hello.games:
             pytest.skip(f"engine {hello.engine.name} does not play {case.game}")
-        result = run_case(engine, self.loaded, ruleset, hello.engine.name, config.getoption("tcg_timeout"))
+        result = run_case(engine, self.loaded, ruleset, hello.engine.name, config.getoption("tcg_timeout"),
+                          hello=hello)
         if result.status == "skip":
             pytest.skip(result.skip_reason or "skipped")
+        if result.status == "not_checkable":
+            from .harness.junit import not_checkable_reason  # noqa: PLC0415
+
+            pytest.skip(not_checkable_reason(result))
         if result.status != "pass":
             raise CaseFailure(format_failure(self.loaded, result))
 

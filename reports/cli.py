@@ -41,7 +41,14 @@ def main(args: argparse.Namespace) -> int:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None))
+        from oracle.loader import suite_catalogs
+
+        catalogs = suite_catalogs(getattr(args, "cases", None)) or None
+    except Exception as exc:  # noqa: BLE001 - a broken suite catalog is bad usage, said with its location
+        print(f"tcg-oracle report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None), catalogs=catalogs)
     except BaselineError as exc:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -26,7 +26,7 @@ from . import baseline as baseline_mod
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
 from .runs import split_runs, summary
-from .traces import align, expected_moments
+from .traces import align, expected_moments, expected_shown
 
 _STATIC = Path(__file__).resolve().parent / "templates"
 
@@ -67,6 +67,14 @@ def _source(case: Mapping[str, Any] | None) -> dict[str, Any] | None:
 def _expect(case: Mapping[str, Any] | None, moments: list) -> dict[str, Any]:
     ex = (case or {}).get("expect") or {}
     out: dict[str, Any] = {"moments": [[[k, f] for k, f in m] for m in moments]}
+    notes = {i: s.note for i, s in enumerate(expected_shown(case)) if s.note}
+    if notes:
+        out["notes"] = notes  # contains, unordered group members, absences between moments
+    if ex.get("absent"):
+        out["absent"] = [{e.get("kind"): e.get("fields") or {}} if isinstance(e, dict) and "kind" in e else e
+                         for e in ex["absent"]]
+    if ex.get("after"):
+        out["after"] = ex["after"]
     if ex.get("exact"):
         out["exact"] = True
     if "winner" in ex:
@@ -128,6 +136,10 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
         out["err"] = res.error
     if res.skip_reason:
         out["skip"] = res.skip_reason
+    if res.unchecked:
+        out["unc"] = [[u.what, u.needs, u.why] for u in res.unchecked]
+    if res.level and res.level != "trace":
+        out["lv"] = res.level
     if res.trace is not None:
         out["tr"] = traces.add(res.trace)
         if res.case:
@@ -204,7 +216,8 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
                 clause_text[row.id] = [row.text, row.summary] + ([] if row.testable else [row.reason or ""])
     blob = {
         "version": __version__,
-        "engines": [{"key": r.key, "name": r.name, "version": r.version, "spec": r.spec, "partial": r.partial}
+        "engines": [{"key": r.key, "name": r.name, "version": r.version, "spec": r.spec, "partial": r.partial,
+                     "level": r.level or "trace"}
                     for r in runs],
         "games": games,
         "statuses": list(STATUSES),

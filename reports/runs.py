@@ -24,6 +24,8 @@ class EngineRun:
     started: str | None = None
     finished: str | None = None
     ruleset: str | None = None
+    level: str | None = None
+    reason_codes: bool | None = None
     commands: list[str] = field(default_factory=list)
     cases: dict[str, CaseResult] = field(default_factory=dict)
 
@@ -32,6 +34,19 @@ class EngineRun:
         for c in self.cases.values():
             if game is None or c.game == game:
                 out[c.status] += 1
+        return out
+
+
+    def checking(self) -> dict[str, int]:
+        """How much of its cases the engine's observation level let the suite check: ``full`` (pass or fail
+        with nothing left unchecked), ``partly`` (pass or fail, something unchecked), ``none``
+        (not checkable)."""
+        out = {"full": 0, "partly": 0, "none": 0}
+        for c in self.cases.values():
+            if c.status == "not_checkable":
+                out["none"] += 1
+            elif c.status in ("pass", "fail"):
+                out["partly" if c.unchecked else "full"] += 1
         return out
 
 
@@ -71,7 +86,10 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
                 version = res.engine.version if name == res.engine.name else "?"
                 run = runs[key] = EngineRun(key=key, name=name, version=version,
                                             spec=engine_spec(name, res.command), started=res.started,
-                                            finished=res.finished, ruleset=res.ruleset)
+                                            finished=res.finished, ruleset=res.ruleset,
+                                            level=res.engine.level if name == res.engine.name else None,
+                                            reason_codes=res.engine.reason_codes if name == res.engine.name
+                                            else None)
                 owner[key] = id(res)
             run.partial = run.partial or res.partial
             if res.command and res.command not in run.commands:
@@ -80,6 +98,7 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
                 run.finished = res.finished
             for c in cases:
                 run.cases[c.id] = c
+                run.level = run.level or c.level
     return list(runs.values())
 
 
@@ -88,14 +107,15 @@ def rate(part: int, whole: int) -> float:
 
 
 def summary(runs: list[EngineRun], games: list[str]) -> list[dict[str, Any]]:
-    """Rows per game (and ``all``): for each engine, counts per status, total and pass rate."""
+    """Rows per game (and ``all``): for each engine, counts per status, total and pass rate (of the cases
+    run and checkable at the engine's observation level)."""
     rows = []
     for game in [*games, None]:
         cells = []
         for run in runs:
             counts = run.counts(game)
             total = sum(counts.values())
-            ran = total - counts["skip"]
+            ran = total - counts["skip"] - counts["not_checkable"]
             cells.append({"counts": counts, "total": total, "pass_rate": rate(counts["pass"], ran),
                           "widths": {s: rate(counts[s], total) for s in STATUSES}})
         rows.append({"game": game or "all", "cells": cells})

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, Iterator, Protocol, TypeVar
 
-from ..model import CaseReply, CaseRequest, TraceEntry
-from .script import DecisionPoint, GameOver, Script
+from ..model import CaseReply, CaseRequest, Checkpoint, DecisionOutcome, TraceEntry
+from .script import DecisionPoint, GameOver, Script, Stopped
 from .trace import Trace
 from .vocabulary import Vocabulary
 
@@ -37,8 +38,6 @@ class GameModule:
     seed: str
     vocabulary: Vocabulary
     rules: str
-    setup_problems: Callable[[Any], list] | None = None
-    """Optional: game-specific located errors of a case's setup (``[((field, ...), message), ...]``)."""
 
     def run(self, request: CaseRequest) -> CaseReply:
         return importlib.import_module(self.rules).run(request)
@@ -60,6 +59,30 @@ PROBE: ContextVar[Callable[[Any], Callable[[DecisionPoint], None]] | None] = Con
 script runs out (it stops the game there, so the state and the point can be examined)."""
 
 
+@dataclass(frozen=True)
+class Observe:
+    """What a run reports beyond the trace and the decisions: ``checkpoints`` (the state after each
+    script entry: one projection per entry read, so only when asked -- ``serve`` always, an in-process
+    run when a case's checks read them); ``stop_after`` -- a legality query: stop once entry N is decided."""
+
+    checkpoints: bool = False
+    stop_after: int | None = None
+
+
+DEFAULT = Observe()
+OBSERVE: ContextVar[Observe | None] = ContextVar("tcg_oracle_observe", default=None)
+
+
+@contextmanager
+def observing(**options: Any) -> Iterator[None]:
+    """Run reference engines with these :class:`Observe` options inside the block."""
+    token = OBSERVE.set(Observe(**options))
+    try:
+        yield
+    finally:
+        OBSERVE.reset(token)
+
+
 def run_procedure(
     request: CaseRequest,
     build: Callable[[CaseRequest, Trace], S],
@@ -68,21 +91,37 @@ def run_procedure(
 ) -> CaseReply:
     """Build the state from the setup, play the script to its end (or to a win), project the end state.
 
-    Script errors (a missing or left-over decision) propagate: the runner reports them as ``error``.
+    The reply carries the trace, and (protocol 2) each entry's outcome (``decisions``) and the state
+    after it (``checkpoints``, the same projection as ``final``). Script errors (a missing or left-over
+    decision) propagate: the runner reports them as ``error``. Under ``Observe(stop_after=N)`` play stops
+    once entry N is decided, and the reply's last decision is that entry's outcome.
     """
+    opts = OBSERVE.get() or DEFAULT
     trace = Trace()
     state = build(request, trace)
     probe = PROBE.get()
-    script = Script(request.script, trace, at_end=probe(state) if probe is not None else None)
+    script = Script(request.script, trace, (lambda: project(state)) if opts.checkpoints else None,
+                    opts.stop_after, at_end=probe(state) if probe is not None else None)
     winner = None
+    final = None
     try:
         play(state, script)
+    except Stopped:
+        pass
     except GameOver as over:
         winner = over.winner
-        script.finish("the game is over")
+        final = project(state)
+        script.finish("the game is over", final)
     else:
-        script.finish("the engine reached the end of the procedure")
+        final = project(state)
+        script.finish("the engine reached the end of the procedure", final)
+    if final is None:
+        final = project(state)
     entries = [TraceEntry.model_construct(moment=e.moment, kind=e.kind, args=e.args, clause=e.clause)
                for e in trace.entries]
-    return CaseReply.model_construct(type="result", id=request.id, trace=entries,
-                                     final=project(state), winner=winner, error=None)
+    decisions = [DecisionOutcome.model_construct(at=i, outcome=o, reason=r)
+                 for i, (o, r) in enumerate(script.outcomes)]
+    checkpoints = [Checkpoint.model_construct(after=i - 1, state=st) for i, st in enumerate(script.checkpoints)] \
+        if opts.checkpoints else None
+    return CaseReply.model_construct(type="result", id=request.id, trace=entries, final=final, winner=winner,
+                                     decisions=decisions, checkpoints=checkpoints, steps=None, error=None)

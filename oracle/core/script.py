@@ -35,6 +35,14 @@ class Refusal(Exception):
         super().__init__(f"{reason}: {detail}" if detail else reason)
 
 
+class Stopped(Exception):
+    """A legality query's decision has been taken (accepted or refused): play stops there."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        super().__init__(f"stopped after decision {at}")
+
+
 class GameOver(Exception):
     """Raised when a player has won; the engine stops."""
 
@@ -71,16 +79,36 @@ class DecisionPoint:
 
 
 class Script:
-    __slots__ = ("decisions", "cursor", "trace", "at_end")
+    """The decisions, consumed in order. It also records what protocol 2 reports of each entry: its
+    outcome (``outcomes``: at -> (outcome, reason)) and, when ``observe`` is given, the observable state
+    after it (``checkpoints``: taken when the engine asks for the next entry, or at the end)."""
+
+    __slots__ = ("decisions", "cursor", "trace", "outcomes", "observe", "checkpoints", "stop_after",
+                 "_unchanged_at", "at_end")
 
     def __init__(self, decisions: list[dict[str, Any]], trace: Trace,
+                 observe: Callable[[], dict[str, Any]] | None = None, stop_after: int | None = None,
                  at_end: Callable[[DecisionPoint], None] | None = None) -> None:
         self.decisions = [Decision(i, d["player"], d["kind"], d.get("args")) for i, d in enumerate(decisions)]
         self.cursor = 0
         self.trace = trace
+        self.outcomes: list[tuple[str, str | None]] = []
+        self.observe = observe
+        self.checkpoints: list[dict[str, Any]] = []  # index N+1: the state after entry N (0: before entry 0)
+        self.stop_after = stop_after
+        self._unchanged_at = -1  # trace length right after a refusal: nothing has happened since
         self.at_end = at_end
         """Called with the point where the script runs out, before it returns ``None`` or raises
         :class:`MissingDecision` (:mod:`oracle.core.legality` stops the game there)."""
+
+    def _checkpoint(self) -> None:
+        """The state now is the state after the entry before the cursor (or before the first entry).
+        After a refusal with nothing emitted since, it is the previous checkpoint (a refusal changes
+        nothing), shared rather than projected again."""
+        if self.checkpoints and len(self.trace.entries) == self._unchanged_at:
+            self.checkpoints.append(self.checkpoints[-1])
+        else:
+            self.checkpoints.append(self.observe())  # type: ignore[misc]
 
     @property
     def exhausted(self) -> bool:
@@ -117,16 +145,28 @@ class Script:
                 if optional:
                     return None
                 raise MissingDecision(player, kinds, clause, self.cursor)
+            if self.observe is not None:
+                self._checkpoint()
             self.cursor += 1
             try:
                 parsed = point.judge(d)
             except Refusal as r:
                 self.trace.emit("rejected", r.clause or clause, at=d.at, player=d.player, reason=r.reason)
+                self.outcomes.append(("refused", r.reason))
+                self._unchanged_at = len(self.trace.entries)
+                if d.at == self.stop_after:
+                    raise Stopped(d.at) from None
                 continue
             self.trace.emit("decided", clause, at=d.at, player=d.player, decision=d.kind)
+            self.outcomes.append(("accepted", None))
+            if d.at == self.stop_after:
+                raise Stopped(d.at)
             return d, parsed
 
-    def finish(self, why: str) -> None:
-        """The game is over or the procedure ended: nothing may be left in the script."""
+    def finish(self, why: str, final: dict[str, Any] | None = None) -> None:
+        """The game is over or the procedure ended: nothing may be left in the script. ``final`` (the
+        end state) is the checkpoint of the last entry."""
         if not self.exhausted:
             raise LeftoverDecisions(self.cursor, len(self.decisions) - self.cursor, why)
+        if self.observe is not None and self.decisions:
+            self.checkpoints.append(final if final is not None else self.observe())

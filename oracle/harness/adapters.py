@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from ..core.errors import EngineError, EngineStartError
-from ..model import CaseReply, CaseRequest, Hello
+from ..model import CaseReply, CaseRequest, Hello, LegalityReply, LegalityRequest
 from . import jsonl
 from .engine import Engine, ReferenceEngine
 
@@ -173,6 +173,13 @@ class SubprocessEngine:
 
     # -- one case --------------------------------------------------------------------------
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
+        return self._exchange(request, timeout, jsonl.parse_reply)
+
+    def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
+        """A legality query (capability ``legality``): one request line, one reply line."""
+        return self._exchange(request, timeout, jsonl.parse_legality)
+
+    def _exchange(self, request: Any, timeout: float | None, parse: Any) -> Any:
         if self._proc is None:
             self._start()
             self.restarts += 1
@@ -180,7 +187,7 @@ class SubprocessEngine:
         try:
             self._write(jsonl.encode(request), deadline)
             line = self._readline(deadline)
-            return jsonl.parse_reply(line, request.id)
+            return parse(line, request.id)
         except _Timeout:
             self._kill()
             raise EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is restarted "
@@ -270,13 +277,24 @@ class PythonEngine:
             raise jsonl.ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
         return reply
 
-    def _run_bounded(self, request: CaseRequest, timeout: float) -> Any:
+    def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
+        ask = getattr(self.inner, "legality", None)
+        if not callable(ask):
+            return LegalityReply(id=request.id, error=f"{self.name} declares the legality capability but has "
+                                                      f"no legality(request, timeout) method")
+        reply = ask(request, timeout) if timeout is None else self._run_bounded(request, timeout, ask)
+        if not isinstance(reply, LegalityReply):
+            reply = LegalityReply.model_validate(reply)
+        return reply
+
+    def _run_bounded(self, request: Any, timeout: float, call: Any = None) -> Any:
         box: dict[str, Any] = {}
         inner = self.inner
+        call = call or inner.run_case
 
         def work() -> None:
             try:
-                box["reply"] = inner.run_case(request, timeout)
+                box["reply"] = call(request, timeout)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
                 box["error"] = exc
 

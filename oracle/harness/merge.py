@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..model import CaseResult, EngineInfo, Results
+from ..model import STATUSES, CaseResult, EngineInfo, Results
 
 
 class MergeError(ValueError):
@@ -105,7 +105,9 @@ def split_engines(results: Results) -> list[Results]:
     out = []
     for name in engines:
         cases = [c for c in results.cases if (c.engine or results.engine.name) == name]
-        out.append(results.model_copy(update={"engine": EngineInfo(name=name, version=results.engine.version),
+        level = next((c.level for c in cases if c.level), None)  # each case records its engine's level
+        out.append(results.model_copy(update={"engine": EngineInfo(name=name, version=results.engine.version,
+                                                                   level=level),
                                               "cases": cases, "summary": Results.count(cases)}))
     return out
 
@@ -134,7 +136,8 @@ def main(args: argparse.Namespace) -> int:
     for r in split_engines(merged):
         s = r.summary
         print(f"{r.engine.name}: {len(r.cases)} case(s), "
-              + ", ".join(f"{s.get(k, 0)} {k}" for k in ("pass", "fail", "error", "skip"))
+              + ", ".join(f"{s.get(k, 0)} {k}" for k in STATUSES if k in s or k != "not_checkable")
+              + (f" (level {r.engine.level})" if r.engine.level else "")
               + (" (partial)" if r.partial else ""))
     print(f"merged {len(args.inputs)} file(s) into {out}")
     return 0

@@ -14,8 +14,8 @@ from typing import Callable, Iterable
 from .. import __version__
 from ..core.errors import EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
-from ..model import CaseResult, EngineInfo, Hello, Results
-from .compare import compare, vocabulary_problems
+from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
+from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
 from .request import make_request, used_abilities
 from .select import haystack, matcher
@@ -33,7 +33,7 @@ def choose_ruleset(lc: LoadedCase, wanted: str | None) -> tuple[str | None, str 
         if wanted in case.rulesets:
             return wanted, None
         return None, f"holds for {', '.join(case.rulesets)}, not for ruleset {wanted}"
-    default = load_catalog(case.game).default_ruleset
+    default = load_catalog(case.game, None, lc.extra).default_ruleset
     return (default if default in case.rulesets else case.rulesets[0]), None
 
 
@@ -50,15 +50,40 @@ class EngineAborted(EngineStartError):
         self.results = results
 
 
+def legality_query(engine: Engine, request: CaseRequest, timeout: float | None = None):
+    """``ask(N)``: the engine's answer whether it would accept script entry N after entries 0..N-1."""
+
+    def ask(at: int) -> LegalityReply:
+        query = LegalityRequest(id=f"{request.id}#legality-{at}", game=request.game, ruleset=request.ruleset,
+                                setup=request.setup, script=request.script[:at], cards=request.cards,
+                                decision=request.script[at])
+        try:
+            return engine.legality(query, timeout=timeout)  # type: ignore[attr-defined]
+        except EngineStartError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a broken answer costs the check, never the run
+            return LegalityReply(id=query.id, error=error_text(exc) if not isinstance(exc, OracleError) else str(exc))
+
+    return ask
+
+
 def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
-             timeout: float | None = None, keep_trace: bool = True, order: int | None = None) -> CaseResult:
+             timeout: float | None = None, keep_trace: bool = True, order: int | None = None,
+             hello: Hello | None = None) -> CaseResult:
+    """One case on the engine, checked at the engine's observation level (its ``hello``; asked of the
+    engine when not given)."""
+    from ..core.game import observing  # noqa: PLC0415
+
     case = lc.case
+    hello = hello or engine.hello()
     base = dict(id=case.id, game=case.game, rules=list(case.rules), file=lc.path, line=lc.line,
                 title=case.title, ruleset=ruleset, engine=engine_name,
-                case=case.model_dump(mode="json", exclude_none=True), order=order)
+                case=case.model_dump(mode="json", exclude_none=True), order=order, level=hello.observation)
     start = time.perf_counter()
+    request = make_request(case, ruleset, lc.extra)
     try:
-        reply = engine.run_case(make_request(case, ruleset), timeout=timeout)
+        with observing(checkpoints="checkpoints" in reads(case)):  # in-process reference engines only
+            reply = engine.run_case(request, timeout=timeout)
     except EngineStartError:
         raise
     except ScriptError as exc:
@@ -75,9 +100,10 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     if broken:
         return CaseResult(status="error", error=broken, duration=duration,
                           trace=list(reply.trace) if keep_trace else None, **base)
-    verdict = compare(case, reply)
+    ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
+    verdict = compare(case, reply, hello, ask)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
-                      divergence=verdict.divergence, duration=duration,
+                      divergence=verdict.divergence, duration=duration, unchecked=verdict.unchecked,
                       trace=list(reply.trace) if keep_trace else None, **base)
 
 
@@ -85,7 +111,7 @@ def select(suite: Suite, k: str | None = None, games: Iterable[str] | None = Non
     pred = matcher(k) if k else None
     wanted = set(games) if games else None
     return [lc for lc in suite.cases
-            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case)))]
+            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case, lc.extra)))]
 
 
 def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,
@@ -93,7 +119,8 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
               shard: tuple[int, int] | None = None, command: str | None = None,
               on_result: Callable[[CaseResult], None] | None = None) -> Results:
     hello = engine.hello()
-    info = EngineInfo(name=hello.engine.name, version=hello.engine.version)
+    info = EngineInfo(name=hello.engine.name, version=hello.engine.version, level=hello.observation,
+                      reason_codes=hello.reason_codes)
     started = now()
     cases = list(enumerate(select(suite, k, games)))  # the order is kept through shards (merge sorts by it)
     if shard is not None:
@@ -117,7 +144,7 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
                                  engine=info.name, order=n)
             else:
                 try:
-                    res = run_case(engine, lc, rs, info.name, timeout, order=n)
+                    res = run_case(engine, lc, rs, info.name, timeout, order=n, hello=hello)
                 except EngineStartError as exc:  # could not restart after a crash or hang: stop, keep results
                     aborted = str(exc)
                     results.append(CaseResult(id=lc.case.id, game=lc.case.game, status="error", error=aborted,
@@ -145,7 +172,7 @@ def _unsupported(lc: LoadedCase, hello: Hello, engine: str) -> str | None:
     if game not in hello.games:
         return f"engine {engine} does not play {game}"
     if hello.abilities is not None and game in hello.abilities:
-        missing = sorted(used_abilities(lc.case) - set(hello.abilities[game]))
+        missing = sorted(used_abilities(lc.case, lc.extra) - set(hello.abilities[game]))
         if missing:
             return f"needs abilities engine {engine} does not declare: {', '.join(missing)}"
     return None

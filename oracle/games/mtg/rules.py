@@ -50,10 +50,10 @@ def _declared_combat(st: State) -> None:
     states are in place; the defending players are those the attacks make (506.2/310.8d)."""
     st.combat = cb = Combat()
     for c in st.battlefield():
-        if "attacking" in c.props:
+        if c.props.get("attacking") not in (None, False):
             cb.attackers[c.id] = c.props.pop("attacking")
     for c in st.battlefield():
-        if "blocking" in c.props:
+        if c.props.get("blocking") is not None:
             aid = c.props.pop("blocking")
             cb.blockers[c.id] = aid
             cb.blocked.add(aid)
@@ -70,6 +70,9 @@ def _place(st: State, pid: str, zone: str, cs: dict[str, Any]) -> None:
              abilities=normalize_abilities(list(face_d.get("abilities", [])) + list(cs.get("abilities", []))),
              counters=dict(cs.get("counters") or {}), props=dict(cs.get("props") or {}))
     c.props["face"] = face
+    for declared in ("attacking", "blocking"):  # setup.step: the attacks and blocks already declared
+        if cs.get(declared) is not None:
+            c.props[declared] = cs[declared]
     if cs.get("power") is not None:
         c.props["power_set"] = cs["power"]
     if cs.get("toughness") is not None:
