@@ -67,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
     merge.add_argument("--out", required=True, type=Path, metavar="FILE")
+    merge.add_argument("--junit", metavar="FILE", help="also write JUnit XML of the merged results")
+    merge.add_argument("--baseline", metavar="FILE",
+                       help="gate the merged results: exit 1 only on regressions (the CI fleet's last step)")
 
     rep = sub.add_parser("report", help="render results files as one HTML report")
     rep.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
@@ -151,11 +154,12 @@ def cmd_run(args: argparse.Namespace) -> int:
                                     timeout=args.timeout, shard=shard, command=command, on_result=advance)
         finally:
             engine.close()
+        results = _portable(results, args)
     except SelectError as exc:
         return _usage(str(exc))
     except EngineStartError as exc:
         print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
-        _write_outputs(_aborted(exc, args.engine), args)
+        _write_outputs(_portable(_aborted(exc, args.engine), args), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
@@ -266,6 +270,13 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
             why = c.divergence.message if c.divergence else (c.error or "")
             console.print(f"[red]{c.status}[/red] {c.id}: {why}", markup=True, highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _portable(results, args: argparse.Namespace):
+    """No path of this machine in what a run writes (results, report, baseline): see oracle/portable.py."""
+    from .portable import portable
+
+    return portable(results, args.cases)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

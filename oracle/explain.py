@@ -33,14 +33,20 @@ def _event(kind: str, args: dict[str, Any]) -> str:
 
 
 def find_case(case_id: str, suite) -> tuple[Any, list[str]]:
-    """The loaded case with this id (or the only one whose id contains it), else the near ids."""
+    """The loaded case with this id (or the only one whose id contains it), else the near ids: those
+    containing it, or else the closest spellings (a typo: ``ijinden.atack.single-unblocked-wins``)."""
     exact = [lc for lc in suite.cases if lc.case.id == case_id]
     if exact:
         return exact[0], []
     near = [lc for lc in suite.cases if case_id.lower() in lc.case.id.lower()]
     if len(near) == 1:
         return near[0], []
-    return None, sorted(lc.case.id for lc in near)[:20]
+    if near:
+        return None, sorted(lc.case.id for lc in near)[:20]
+    import difflib
+
+    ids = {lc.case.id.lower(): lc.case.id for lc in suite.cases}
+    return None, [ids[i] for i in difflib.get_close_matches(case_id.lower(), list(ids), n=5, cutoff=0.6)]
 
 
 def _catalog(game: str, extra=()):

@@ -21,10 +21,12 @@ from markupsafe import Markup
 from oracle import __version__
 from oracle.baseline import Baseline
 from oracle.model import STATUSES, Catalog, Results
+from oracle.portable import Portable
 
 from . import baseline as baseline_mod
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
+from .history import histories
 from .runs import split_runs, summary
 from .traces import align, expected_moments, expected_shown
 
@@ -209,6 +211,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
     coverage = []
     for g in games:
         cat, err = cats[g]
+        err = err and Portable().text(err)  # the catalog's path: relative to its suite, as in results
         cov = game_coverage(g, cat, err, runs)
         coverage.append(cov)
         for row in cov.clauses:
@@ -238,6 +241,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "coverage": coverage,
         "diff": diff,
         "has_baseline": diff is not None,
+        "histories": histories(runs, games),
         "n_cases": len(ids),
         "n_results": sum(len(r.cases) for r in runs),
         "blob": blob,

@@ -2,7 +2,8 @@
 
 Each :class:`~oracle.model.Results` is one engine run; a merged file may hold several engines (each
 case result names its engine), and shards of one engine join into one column. Two different runs that
-share an engine name and case ids (e.g. two runs of ``reference``) get distinct columns.
+share an engine name and case ids (e.g. two runs of ``reference``), or are of two versions of an engine,
+get distinct columns (and the report's history view, :mod:`.history`).
 """
 
 from __future__ import annotations
@@ -78,12 +79,13 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
             by_engine[res.engine.name] = []
         for name, cases in by_engine.items():
             key, n = name, 1
-            while key in runs and owner[key] != id(res) and set(runs[key].cases) & {c.id for c in cases}:
+            version = res.engine.version if name == res.engine.name else "?"
+            while key in runs and owner[key] != id(res) and (set(runs[key].cases) & {c.id for c in cases}
+                                                             or runs[key].version != version):
                 n += 1
                 key = f"{name} ({n})"
             run = runs.get(key)
             if run is None:
-                version = res.engine.version if name == res.engine.name else "?"
                 run = runs[key] = EngineRun(key=key, name=name, version=version,
                                             spec=engine_spec(name, res.command), started=res.started,
                                             finished=res.finished, ruleset=res.ruleset,

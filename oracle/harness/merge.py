@@ -1,9 +1,12 @@
-"""``tcg-oracle merge RESULTS.json... --out FILE``: join shards, or runs of several engines, into one file.
+"""``tcg-oracle merge RESULTS.json... --out FILE [--junit FILE] [--baseline FILE]``: join shards, or runs of
+several engines, into one file; with ``--baseline``, gate the merged run (exit 1 only on regressions).
 
 - Runs of one engine (same name and version) are joined into one :class:`Results`: each case once, in the
   order of the whole run (each result carries ``order``, its position in the selection before sharding;
   the case-file errors every shard repeats come first, once), counts recomputed, ``partial`` if any part
-  was, ``started``/``finished`` spanning the parts. Merged shards equal the whole run but for timing.
+  was, ``started``/``finished`` spanning the parts, the command that of the whole run (the shards' commands
+  without ``--shard``, when they agree). Merged shards equal the whole run but for timing, wherever each
+  shard ran: results record no path of the machine (see :mod:`oracle.portable`).
 - Runs of several engines are one results document too: the engines' cases one engine after the other,
   each case result naming its ``engine`` (the top-level ``engine`` lists the names, ``summary`` counts all);
   ``tcg-oracle report`` splits it back into columns, as does :func:`split_engines`.
@@ -74,8 +77,16 @@ def merge_runs(runs: list[Results], names: list[str] | None = None) -> Results:
     return Results(engine=first.engine, ruleset=common("ruleset"), suite_version=first.suite_version,
                    started=min(r.started for r in runs),
                    finished=max((r.finished for r in runs if r.finished), default=None),
-                   partial=any(r.partial for r in runs), command=common("command"),
+                   partial=any(r.partial for r in runs), command=_command(runs),
                    cases=cases, summary=Results.count(cases))
+
+
+def _command(runs: list[Results]) -> str | None:
+    """The command of the whole run: the parts' commands, each without its ``--shard I/N``, when they agree."""
+    from ..portable import without_shard  # noqa: PLC0415
+
+    commands = {without_shard(r.command) for r in runs}
+    return commands.pop() if len(commands) == 1 else None
 
 
 def merge(runs: list[Results], names: list[str] | None = None) -> Results:
@@ -140,4 +151,13 @@ def main(args: argparse.Namespace) -> int:
               + (f" (level {r.engine.level})" if r.engine.level else "")
               + (" (partial)" if r.partial else ""))
     print(f"merged {len(args.inputs)} file(s) into {out}")
+    if getattr(args, "junit", None):
+        from .junit import write_junit
+
+        write_junit(merged, Path(args.junit))
+    if getattr(args, "baseline", None):  # shards merged on a CI fleet: one gate for the whole run
+        from .baseline import gate
+
+        code = gate(merged, args.baseline)
+        return 1 if code == 0 and merged.partial else code
     return 0

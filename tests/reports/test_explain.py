@@ -71,6 +71,10 @@ def test_unknown_and_partial_ids(toy, capsys):
     code, out = _explain("unblocked")                            # the only id containing it
     assert code == 0 and "An unblocked attack wins" in out
     assert main(Namespace(case_id="nothing-like-it", engine="reference")) == 2
+    code, out = _explain("rtoy.win.unblokced")                   # a typo: the nearest ids, by spelling
+    assert code == 2 and "Did you mean: rtoy.win.unblocked" in out
+    code, out = _explain("RTOY.FIGHT.TEI")
+    assert code == 2 and "Did you mean: rtoy.fight.tie" in out
     assert main(Namespace(case_id="rtoy.xss.title", engine="no-such-kind")) == 2
     assert "<script>alert(1)</script>" in capsys.readouterr().out  # shown as text, not markup
 
