@@ -119,12 +119,13 @@ def main_phase(st: State, script: Script, step: str) -> None:
     st.step = step
     while True:
         run_stack(st, script)
-        got = script.decide(st.active, ("cast", "end_main"), st.c("117.3d"),
+        got = script.decide(st.active, ("cast", "end_main"), st.c("117.3b" if st.resolved else "117.3d"),
                             lambda d: None if d.kind == "end_main" else cast_validator(st, st.active)(d),
                             optional=True)
         if got is None:
             raise Stop()
         d, parsed = got
+        st.resolved = False
         if d.kind == "end_main":
             if priority_round(st, script, first=1, passed=1):
                 return

@@ -106,7 +106,7 @@ def run_stack(st: State, script: Script) -> None:
         settle(st, script)
         if not st.stack:
             return
-        priority_round(st, script)
+        priority_round(st, script, opening=st.c("117.3b") if st.resolved else None)
 
 
 def priority_step(st: State, script: Script) -> None:
@@ -115,7 +115,7 @@ def priority_step(st: State, script: Script) -> None:
     empty stack, the step ends."""
     while True:
         settle(st, script)
-        if priority_round(st, script):
+        if priority_round(st, script, opening=st.c("117.3b") if st.resolved else None):
             return
 
 
@@ -129,15 +129,18 @@ def settle(st: State, script: Script) -> None:
         st.pending.clear()
 
 
-def priority_round(st: State, script: Script, first: int = 0, passed: int = 0) -> bool:
+def priority_round(st: State, script: Script, first: int = 0, passed: int = 0, opening: str | None = None) -> bool:
     """Players in turn order from ``players[first]`` (the active player unless the active player has already
     passed) until all pass in succession (117.4). True: the stack was empty, the step ends; False: the top
-    object resolved. A cast keeps priority with the caster (117.3c) and restarts the succession."""
+    object resolved. A cast keeps priority with the caster (117.3c) and restarts the succession. ``opening``:
+    the clause of the first decision asked (117.3b right after a resolution), else 117.3d."""
     players = st.from_active()
     i, passes = first, passed
+    st.resolved = False
     while passes < len(players):
         p = players[i % len(players)]
-        parsed = ask_priority(st, script, p)
+        parsed = ask_priority(st, script, p, opening or st.c("117.3d"))
+        opening = None
         if parsed is None:
             passes += 1
             i += 1
@@ -148,10 +151,11 @@ def priority_round(st: State, script: Script, first: int = 0, passed: int = 0) -
     if not st.stack:
         return True
     resolve_top(st, script)
+    st.resolved = True  # 117.3b: the active player receives priority next
     return False
 
 
-def ask_priority(st: State, script: Script, p: str) -> tuple[str, list[str]] | None:
+def ask_priority(st: State, script: Script, p: str, clause: str) -> tuple[str, list[str]] | None:
     """The decision of ``p``, who has priority: a cast, or None for a pass.
 
     The shorthand (PROCEDURE.md): a pass may be left out of the script. When the next script entry is not a
@@ -162,7 +166,7 @@ def ask_priority(st: State, script: Script, p: str) -> tuple[str, list[str]] | N
     if d is None and script.at_end is not None:
         # a legality probe (oracle.core.legality) asks for the decision pending here: every priority point is
         # one, as in a script with every pass written out (rules.explicit_script)
-        script.decide(p, ("pass", "cast"), st.c("117.3d"), lambda dd: _priority(st, p, dd), optional=True)
+        script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
         raise Stop()
     if d is None:
         if st.stack:
@@ -172,7 +176,7 @@ def ask_priority(st: State, script: Script, p: str) -> tuple[str, list[str]] | N
     if d.player != p or d.kind not in ("pass", "cast"):
         st.implied.append((script.cursor, p))
         return None
-    got = script.decide(p, ("pass", "cast"), st.c("117.3d"), lambda dd: _priority(st, p, dd), optional=True)
+    got = script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
     if got is None:  # every remaining entry was refused: the script ended at this open point
         if st.stack:
             raise Stop()

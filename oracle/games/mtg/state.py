@@ -49,6 +49,7 @@ class State:
     combat: Combat | None = None
     two_headed: bool = False
     ruleset: str = "cr-20231117"  # the edition (editions.py)
+    resolved: bool = False  # a spell or ability has just resolved: the next priority is 117.3b's
     implied: list[tuple[int, str]] = field(default_factory=list)  # implied passes: (script index before, player)
 
     # -- clauses of the edition -----------------------------------------------------------
