@@ -77,6 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--baseline", metavar="FILE")
     rep.add_argument("--cases", action="append", metavar="PATH", type=Path,
                      help="the case folders the results came from, when they bring their own rules.yaml")
+    rep.add_argument("--proofs", metavar="FILE", type=Path,
+                     help="a 'tcg-oracle prove --json' file: the coverage table shows the clauses it proved")
 
     exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
     exp.add_argument("case_id", metavar="CASE_ID")
@@ -85,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="case files or folders to find the case in (default: every game's cases)")
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
+
+    prove = sub.add_parser("prove", help="bounded proofs of rule properties with z3 (boards of up to K cards)")
+    prove.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")
+    prove.add_argument("--max-cards", type=int, default=4, metavar="K", help="prove for every board of up to K cards "
+                       "(default 4; CI runs 3)")
+    prove.add_argument("--json", type=Path, metavar="FILE", help="also write the outcomes, with clause ids, as JSON")
 
     bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -337,6 +345,7 @@ _COMMANDS = {
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
     "bench": _lazy(".bench"),
+    "prove": _lazy(".smt.cli"),
 }
 
 

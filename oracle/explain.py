@@ -300,6 +300,7 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     if ref.trace:
         narrate(console, case, ref, catalog)
     verdict(console, ref, "reference")
+    order_check(console, case.game, ref.trace)
     if engine is None and engine_spec == "reference":
         return EXIT_OK if ref.status == "pass" else EXIT_FAIL
 
@@ -322,7 +323,24 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     console.print(f"\n[bold underline]{escape(name)} against the reference[/bold underline]")
     parting(console, ref, res, catalog, name)
     verdict(console, res, name)
+    order_check(console, case.game, res.trace)
     return EXIT_OK if res.status in ("pass", "not_checkable") else EXIT_FAIL
+
+
+def order_check(console: Console, game: str, trace) -> None:
+    """The procedure's ordering constraints on a trace (``oracle.smt.order``); when one is broken, z3's
+    unsat core names the smallest set of clauses broken (``oracle.smt.order_explain``)."""
+    from .smt.order import check_order
+
+    if not trace or not check_order(game, trace):
+        return
+    try:
+        from .smt.order_explain import describe, explain_order
+    except ImportError:  # z3 not installed: the plain check still names every broken pair
+        console.print(escape("\n".join(v.message for v in check_order(game, trace))), highlight=False)
+        return
+    console.print("\n[bold]Ordering constraints[/bold]")
+    console.print(escape(describe(explain_order(game, trace))), highlight=False)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""``tcg-oracle report RESULTS.json... --out FILE [--baseline FILE]``."""
+"""``tcg-oracle report RESULTS.json... --out FILE [--baseline FILE] [--cases PATH]... [--proofs FILE]``."""
 
 from __future__ import annotations
 
@@ -48,8 +48,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None), catalogs=catalogs)
-    except BaselineError as exc:
+        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None), catalogs=catalogs,
+                            proofs=getattr(args, "proofs", None))
+    except (BaselineError, ValueError) as exc:  # a broken baseline or proofs file: said with its path
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     n = sum(len(r.cases) for r in results)

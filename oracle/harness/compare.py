@@ -22,6 +22,8 @@ part it could not check. A case none of whose expectations could be checked is `
 - ``absent`` (``steps``): none of these events anywhere.
 - ``after`` (``checkpoints``): the state after decision N, projected as ``final``.
 - ``winner`` and ``final`` (``final``).
+- ``order`` (``trace``, on every case): the procedure's ordering constraints (:mod:`oracle.smt.order`, plain
+  Python); a trace that breaks one fails with the clauses it breaks.
 - ``asserted`` coverage: the clauses of the trace entries an expectation matched (trace level only).
 """
 
@@ -112,6 +114,9 @@ class Check:
     applies: Callable[[Case], bool]
     run: Callable[[Ctx], Divergence | None]
     reads: tuple[str, ...] = ()
+    implicit: bool = False
+    """Not an expectation the case writes but an invariant of the procedure, checked on every reply whose
+    level allows it; below that level it is silently not run (nothing to report as unchecked)."""
 
 
 def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask | None = None) -> Verdict:
@@ -125,6 +130,8 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
         if not check.applies(case):
             continue
         if not at_least(obs.level, check.needs):
+            if check.implicit:
+                continue
             ctx.not_checkable(check.name, check.needs, f"{check.name} needs level {check.needs}; the engine "
                                                        f"reports {obs.level}")
             continue
@@ -648,6 +655,24 @@ def check_winner(ctx: Ctx) -> Divergence | None:
     return None
 
 
+def check_order(ctx: Ctx) -> Divergence | None:
+    """The order the procedure puts its steps in (``oracle.smt.order``: a partial order over trace events,
+    each step tied to its clause), on every trace: an engine whose trace breaks it decided differently
+    from the rules, whatever the case's own expectations say."""
+    from ..smt.order import check_order as broken_orders
+
+    violations = broken_orders(ctx.case.game, ctx.trace)
+    if not violations:
+        return None
+    v = violations[0]
+    clauses = sorted({c for x in violations for c in x.clauses})
+    return Divergence(what="order", expected=f"{v.first} ({v.clauses[0]}) before {v.then} ({v.clauses[-1]})",
+                      actual={"first_moment": v.first_moment, "then_moment": v.then_moment},
+                      context=_context(ctx.trace, v.then_moment),
+                      message=f"the trace breaks the procedure's order ({', '.join(clauses)}): {v.message}"
+                              + (f"; and {len(violations) - 1} more" if len(violations) > 1 else ""))
+
+
 def check_final(ctx: Ctx) -> Divergence | None:
     ctx.checked += 1
     return _check_state(ctx.case, ctx.case.expect.final or {}, ctx.obs.final, ctx.trace, ctx.asserted, "final",
@@ -692,6 +717,7 @@ CHECKS: list[Check] = [
     Check("after", "checkpoints", lambda c: bool(c.expect.after), check_after, reads=("checkpoints",)),
     Check("winner", "final", lambda c: c.expect.asserts_winner, check_winner),
     Check("final", "final", lambda c: bool(c.expect.final), check_final),
+    Check("order", "trace", lambda c: True, check_order, implicit=True),
 ]
 """The expectation kinds, in the order their divergences take precedence. A new kind is one entry."""
 
