@@ -471,6 +471,10 @@ def check_case(case: Case, *, root: Path | None = None, extra: Extra = ()) -> li
             problems.append((("script", i), f"decision by {d.player!r}, who is not a player"))
         if d.kind not in voc.decisions:
             problems.append((("script", i), f"unknown decision {d.kind!r}; {case.game} decisions are {sorted(voc.decisions)}"))
+        elif voc.decisions[d.kind].args == "null" and d.args is not None:
+            # e.g. {alice: {pass: declare_blockers}}: a pass is one pass; later ones are implied where the game says so
+            problems.append((("script", i), f"{d.kind} takes no argument (write {{{d.player}: {d.kind}}}); "
+                             f"got {d.args!r}" + (f". {voc.decisions[d.kind].doc}" if d.kind == "pass" else "")))
 
     ex = case.expect
     if ex.exact and not ex.events:
@@ -614,7 +618,9 @@ def _check_step(setup, voc) -> list[Problem]:
 def _a_target(setup, target: str) -> bool:
     if target in setup.players:
         return target != setup.active
-    return any(cs.id == target and (cs.controller or pid) != setup.active
+    # a card an opponent controls, or one an opponent protects (Magic 310.8b: a Siege's controller may attack it)
+    return any(cs.id == target and ((cs.controller or pid) != setup.active
+                                    or cs.protector not in (None, setup.active))
                for pid, p in setup.players.items() for zone, content in p.zones.items()
                if zone == "battlefield" and not isinstance(content, int) for cs in content)
 

@@ -42,6 +42,12 @@ class GameModule:
     def run(self, request: CaseRequest) -> CaseReply:
         return importlib.import_module(self.rules).run(request)
 
+    def explicit_script(self, request: CaseRequest) -> list[dict[str, Any]]:
+        """The request's script with any shorthand of the game written out (Magic: implied passes); a game
+        without one returns it as it is. Legality questions are asked of explicit scripts."""
+        expand = getattr(importlib.import_module(self.rules), "explicit_script", None)
+        return list(request.script) if expand is None else expand(request)
+
     @property
     def legality(self) -> str:
         """The module of the game's decision enumeration (``legality.py`` beside ``rules``)."""

@@ -104,8 +104,14 @@ def _ruleset(game: str) -> str:
 
 
 def _asked(board: Board, script: list[dict[str, Any]]):
-    """The decision point the engine reaches after ``script`` (its ``point`` is None when it asks none)."""
-    return pending(_request(board, script), len(script))
+    """The decision point the engine reaches after ``script`` (its ``point`` is None when it asks none). A
+    priority point on the way is passed, the pass joining ``script`` (Magic gives priority in every step, CR
+    117.3a: the beginning of combat and the declare attackers step come before the block declaration)."""
+    while True:
+        p = pending(_request(board, script), len(script))
+        if p.point is None or "pass" not in p.kinds:
+            return p
+        script.append(_entry(p.player, "pass"))
 
 
 def _accepted(point, entry: dict[str, Any]) -> bool:
@@ -115,11 +121,14 @@ def _accepted(point, entry: dict[str, Any]) -> bool:
 @cache
 def _attack_refused(board: Board) -> bool:
     entries = _attack_entries(board)
-    return not _accepted(_asked(board, entries[:-1]), entries[-1])
+    before = entries[:-1]
+    return not _accepted(_asked(board, before), entries[-1])
 
 
 def _prefix(board: Board) -> list[dict[str, Any]]:
-    script = _attack_entries(board)
+    script: list[dict[str, Any]] = []
+    _asked(board, script)  # Magic: the passes of the beginning of combat, before the attack declaration
+    script += _attack_entries(board)
     if board.game == "duelmasters" and board.shield_chosen:
         point = _asked(board, script)
         if "no_block" in point.kinds:
@@ -184,6 +193,7 @@ def engine_count(board: Board) -> int | None:
     if board.game == "mtg" and len({defending_player(board, a) for a in board.attacks}) > 1:
         return None
     script = _prefix(board)
+    _asked(board, script)  # passes priority up to the block point
     point = legal_decisions(_request(board, script), len(script))
     if point.point is None or point.kinds != BLOCK_KINDS[board.game]:
         return 1
