@@ -303,7 +303,11 @@ def battle(st: State, script: Script, a: Card, b: Card, *, won: str, lost: str):
 
 
 def after_battle(st: State, script: Script, result) -> None:
-    """C6/C7: after-battle effects (スレイヤー, バトルに勝った時 ...), the active player's first."""
+    """C6/C7: after-battle effects (スレイヤー, バトルに勝った時 ...), the active player's first.
+
+    スレイヤー 「このクリーチャーがバトルする時、バトルの後、相手クリーチャーを破壊する」 triggers because its
+    creature battled, whatever the outcome; when the creature it battled is already gone (the スレイヤー won or
+    tied) it resolves with no effect."""
     if result is None:
         return
     winner, a, b = result
@@ -311,7 +315,7 @@ def after_battle(st: State, script: Script, result) -> None:
     for me, other in ((a, b), (b, a)):
         if me is winner:
             triggers += collect([me], "on_battle_win")
-        if me.has("slayer") and in_play(st, other.id):
+        if me.has("slayer"):
             triggers.append((me, "slayer", {"_slay": other.id}))
     if not triggers:
         return

@@ -102,7 +102,9 @@ ABILITIES = specs(
     AbilitySpec("t_breaker", "", "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
     AbilitySpec("power_attacker", "int", "パワーアタッカー+N: +N power while attacking", "seed B3 (プラスマイナスされたパワー)"),
-    AbilitySpec("slayer", "", "スレイヤー: after a battle, destroy the creature it battled (C6)", "seed C6"),
+    AbilitySpec("slayer", "", "スレイヤー 'このクリーチャーがバトルする時、バトルの後、相手クリーチャーを破壊する': "
+                "triggers after every battle of its creature, won, lost or tied (C6); destroys the creature it "
+                "battled if that is still in the battle zone, else resolves with no effect (C7)", "seed C6"),
     AbilitySpec("can_attack_untapped", "", "may attack untapped creatures (C1 '効果がない限り')", "seed C1"),
     AbilitySpec("s_trigger", "", "Ｓ・トリガー: used free when broken from the shields (U5); a spell resolves "
                 "its `spell` effect, a creature is put into the battle zone", "seed U5"),
