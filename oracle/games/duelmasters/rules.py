@@ -95,7 +95,16 @@ def _open_point(st: State, d: Decision):
     args = d.args if isinstance(d.args, dict) else {}
     if "attacker" not in args or "target" not in args:
         raise Refusal("malformed_decision", "attack needs {attacker, target}")
+    _check_attack_shape(args)
     return _check_attack(st, args["attacker"], args["target"])
+
+
+def _check_attack_shape(args: dict[str, Any]) -> None:
+    """A1/C1: one creature attacks one player or creature: each is named by one id (a list or a mapping is
+    malformed, before any rule is checked, as for ``block`` and ``tap_ability``)."""
+    for name in ("attacker", "target"):
+        if not isinstance(args[name], str):
+            raise Refusal("malformed_decision", f"attack's {name} is one id, not {type(args[name]).__name__}")
 
 
 def _attacker(st: State, cid: Any) -> Card:
