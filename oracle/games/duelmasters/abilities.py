@@ -18,6 +18,7 @@ REASON_CLAUSE = {
     "attacker_not_in_battle_zone": G + "P1",
     "summoning_sick": G + "P2",
     "attacker_tapped": G + "A1",
+    "several_attackers": G + "A1",
     "attacker_cannot_attack": G + "P1",
     "target_not_opponent": G + "P4",
     "attack_target_shield": G + "A1",

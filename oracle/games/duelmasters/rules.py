@@ -101,7 +101,12 @@ def _open_point(st: State, d: Decision):
 
 def _check_attack_shape(args: dict[str, Any]) -> None:
     """A1/C1: one creature attacks one player or creature: each is named by one id (a list or a mapping is
-    malformed, before any rule is checked, as for ``block`` and ``tap_ability``)."""
+    malformed, before any rule is checked, as for ``block`` and ``tap_ability``); a list of two or more
+    creature ids as the attacker (with one target) is several attackers in one attack: A1 「１体選んで」."""
+    attacker = args["attacker"]
+    if (isinstance(attacker, list) and len(attacker) >= 2 and all(isinstance(a, str) for a in attacker)
+            and isinstance(args["target"], str)):
+        raise Refusal("several_attackers", f"{attacker}: one creature attacks at a time")
     for name in ("attacker", "target"):
         if not isinstance(args[name], str):
             raise Refusal("malformed_decision", f"attack's {name} is one id, not {type(args[name]).__name__}")

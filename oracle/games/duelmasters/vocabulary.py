@@ -68,6 +68,8 @@ REASONS = {
     "attacker_not_yours": "P1: only a creature of the active player's battle zone attacks",
     "attacker_not_in_battle_zone": "P1: the attacker must be in the battle zone",
     "summoning_sick": "P2: a creature put into the battle zone this turn cannot attack (※1: unless 進化 or スピードアタッカー)",
+    "several_attackers": "A1: one attack is made by one creature (「攻撃に参加するクリーチャーを１体選んでタップします」): "
+                         "an attacker given as a list of two or more ids",
     "attacker_tapped": "a tapped creature cannot attack (assumption duelmasters:X-tapped-attacker)",
     "attacker_cannot_attack": "the creature has 'このクリーチャーは攻撃することができない'",
     "target_not_opponent": "P4: the attack targets the opponent or an opposing creature",
