@@ -28,6 +28,8 @@ REASON_CLAUSE = {
     "blocker_not_blocker": G + "A3",
     "blocker_tapped": G + "A3",
     "blocker_not_defenders": G + "A3",
+    "several_blockers": G + "A3",
+    "blocker_is_attack_target": G + "CR507.1a",
     "block_after_shield_chosen": G + "U3",
     "shield_not_attacked_players": G + "U2",
     "shield_already_chosen": G + "U2",
@@ -41,6 +43,7 @@ class State:
     trace: Trace
     active: str
     attacker: str | None = None           # the creature attacking now
+    target: str | None = None             # what it attacks (a player or a creature id)
     shield_chosen: bool = False           # U3: a shield of this attack has been chosen
     ruleset: str = SEED                   # the edition the case runs under (editions.py)
     pumps: dict[str, int] = field(default_factory=dict)

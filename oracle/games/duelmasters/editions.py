@@ -14,3 +14,6 @@ CURRENT = "dm-comprehensive-2024-02-15"
 SIMULTANEOUS_BREAK = frozenset({CURRENT})
 # CR104.2a: an attack on a player with no shield wins as soon as it is not redirected (before U1 effects).
 IMMEDIATE_DIRECT_ATTACK = frozenset({CURRENT})
+# CR507.1a (2021-09-07): the non-turn player chooses one or more creatures using ブロッカー, at once; they
+# resolve in the order chosen, and the last one resolved blocks (official ruling of 2021-09-07).
+SEVERAL_BLOCKERS = frozenset({CURRENT})

@@ -5,7 +5,8 @@ Candidates per kind (finite; the validators keep the legal ones):
 - ``attack``: every battlefield card of the active player as the attacker (P1), against every player and
   every card on the battlefield or in the shields (P4, A1, C1).
 - ``tap_ability``: every battlefield card of the deciding player (P3, N2).
-- ``block``: every battlefield card of the defender (A3); ``no_block``, ``end_turn``: their one form.
+- ``block``: every battlefield card of the defender (A3); under the current rules also every ordered list of
+  two or more of them (CR507.1a: chosen at once, used in that order); ``no_block``, ``end_turn``: their one form.
 - ``choose_shield``: every shield of every player (U2).
 - ``use`` / ``decline``: every card in the deciding player's hand, shields or battle zone (ダイナモ is
   declined at the beginning of a battle, N2); ``use`` also with each
@@ -22,6 +23,7 @@ from typing import Any, Hashable, Iterator
 from ...core.legality import closure, freeze
 from ...core.script import DecisionPoint, Refusal
 from .abilities import REASON_CLAUSE, State
+from .editions import SEVERAL_BLOCKERS
 
 ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card"})
 UNENUMERATED: dict[str, str] = {}
@@ -48,6 +50,10 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind in ("tap_ability", "block"):
             for cid in mine:
                 yield kind, cid
+            if kind == "block" and st.ruleset in SEVERAL_BLOCKERS:
+                for n in range(2, len(mine) + 1):     # CR507.1a: several at once, in the order they resolve
+                    for order in itertools.permutations(mine, n):
+                        yield kind, list(order)
         elif kind == "choose_shield":
             for cid in shields:
                 yield kind, cid
@@ -71,4 +77,6 @@ def key(kind: str, parsed: Any) -> Hashable:
     """An attack is its attacker and target; the bottom order of ``choose_card`` is an order."""
     if kind == "attack" or (kind == "tap_ability" and isinstance(parsed, tuple)):
         return parsed[0].id, parsed[1]         # the open point parses to (card, target or ability, ...)
+    if kind == "block" and isinstance(parsed, list):
+        return tuple(c.id for c in parsed)     # CR507.1a: the order of use decides which one blocks
     return freeze(parsed)

@@ -20,7 +20,7 @@ from .abilities import (
     G, State, apply, breaks, card_arg, could_attack, decide, destroy, enter, in_play, power,
     sick, tap,
 )
-from .editions import IMMEDIATE_DIRECT_ATTACK, SIMULTANEOUS_BREAK
+from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
 from .vocabulary import ZONES
 
 P1, P2, P3, P4 = G + "P1", G + "P2", G + "P3", G + "P4"
@@ -31,6 +31,7 @@ U1, U2, U3, U4, U5, U6, U7, U8, U9 = (G + f"U{i}" for i in range(1, 10))
 C1, C2, C3, C4, C5, C6, C7, C8 = (G + f"C{i}" for i in range(1, 9))
 E1 = G + "E1"
 CR104_2a, CR113_6, CR113_6a = G + "CR104.2a", G + "CR113.6", G + "CR113.6a"
+CR507_1A, RD_2021_09_07 = G + "CR507.1a", G + "RD-2021-09-07"
 
 
 # -- building and projecting --------------------------------------------------------------------
@@ -203,7 +204,7 @@ def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_o
 def attack(st: State, script: Script, card: Card, target: str, at_player: bool, start: str | None = None) -> None:
     """One attack, from its declaration (or from a later ``start``: ``attack_triggers``, ``block``)."""
     defender = st.opponent(st.active)
-    st.attacker = card.id
+    st.attacker, st.target = card.id, target
     if start is None:
         declare = N1 if card.entered_this_turn else (A1 if at_player else C1)
         with st.trace.simultaneous():
@@ -229,7 +230,7 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
     st.trace.emit("attack_ended", end, card=card.id)
     if at_player and card.has("after_attack_destroy"):
         destroy(st, [card.id], N8)                  # ※8 ねじれる者ボーン・スライム: after the attack
-    st.attacker, st.shield_chosen = None, False
+    st.attacker, st.target, st.shield_chosen = None, None, False
 
 
 def block_step(st: State, script: Script, attacker: Card, defender: str, clause: str) -> Card | None:
@@ -237,27 +238,58 @@ def block_step(st: State, script: Script, attacker: Card, defender: str, clause:
     if not in_play(st, attacker.id) or not any(c.has("blocker") for c in st.board.in_zone(defender, "battlefield")):
         return None
 
-    def validate(d: Decision) -> Card | None:
+    def validate(d: Decision) -> list[Card] | None:
         if d.kind == "no_block":
             return None
-        cid = card_arg(d, "blocker", "card")
-        c = st.board.cards.get(cid)
-        if c is None:
-            raise Refusal("unknown_object", f"no card {cid!r}")
-        if c.zone != "battlefield" or c.controller != defender:
-            raise Refusal("blocker_not_defenders")
-        if not c.has("blocker"):
-            raise Refusal("blocker_not_blocker")
-        if c.tapped:
-            raise Refusal("blocker_tapped")
-        return c
+        chosen: list[Card] = []
+        for cid in blocker_ids(st, d):
+            c = st.board.cards.get(cid)
+            if c is None:
+                raise Refusal("unknown_object", f"no card {cid!r}")
+            if c.zone != "battlefield" or c.controller != defender:
+                raise Refusal("blocker_not_defenders")
+            if not c.has("blocker"):
+                raise Refusal("blocker_not_blocker")
+            if c.tapped:
+                raise Refusal("blocker_tapped")
+            if st.ruleset in SEVERAL_BLOCKERS and cid == st.target:
+                raise Refusal("blocker_is_attack_target", f"{cid} is the creature being attacked")
+            chosen.append(c)
+        return chosen
 
-    _, blocker = decide(st, script, defender, ("block", "no_block"), clause, validate)
-    if blocker is not None:
+    _, chosen = decide(st, script, defender, ("block", "no_block"), clause, validate)
+    if not chosen:
+        return None
+    use_blockers(st, chosen, attacker, clause)
+    return chosen[-1]
+
+
+def blocker_ids(st: State, d: Decision) -> list[str]:
+    """The blockers a ``block`` names: one id (or ``{blocker: id}``), or a list. Seed A3: one ブロッカー blocks
+    (a list of two or more is ``several_blockers``); CR507.1a (current rules): one or more, chosen at once,
+    the list's order being the order their abilities resolve (the last one blocks)."""
+    if not isinstance(d.args, list):
+        return [card_arg(d, "blocker", "card")]
+    ids = d.args
+    if not ids or not all(isinstance(i, str) for i in ids):
+        raise Refusal("malformed_decision", "block takes a card id or a list of card ids")
+    if len(ids) > 1 and st.ruleset not in SEVERAL_BLOCKERS:
+        raise Refusal("several_blockers", f"{ids}: one ブロッカー blocks an attack (A3)")
+    if len(set(ids)) != len(ids):
+        raise Refusal("malformed_decision", "a blocker is named twice")
+    return list(ids)
+
+
+def use_blockers(st: State, chosen: list[Card], attacker: Card, clause: str) -> None:
+    """Each chosen ブロッカー is used in the order given: 'このクリーチャーをタップして、相手クリーチャーの攻撃先を
+    このクリーチャーに変更してもよい' -- one moment each: tapped and the attack redirected to it; the last one
+    resolved is designated the blocking creature (`blocked`; official ruling of 2021-09-07)."""
+    for i, blocker in enumerate(chosen):
+        last = i == len(chosen) - 1
+        tag = clause if len(chosen) == 1 else RD_2021_09_07 if last else CR507_1A
         with st.trace.simultaneous():
-            tap(st, blocker.id, clause)
-            st.trace.emit("blocked", clause, card=blocker.id, attacker=attacker.id)
-    return blocker
+            tap(st, blocker.id, tag)
+            st.trace.emit("blocked" if last else "redirected", tag, card=blocker.id, attacker=attacker.id)
 
 
 def blocked(st: State, script: Script, attacker: Card, blocker: Card) -> None:

@@ -26,6 +26,9 @@ EVENTS = specs(
     EventSpec("used", ("card", "ability", "player"),
               "P3/N2/U5/N7: a tap ability (tap_trigger, dynamo), an Ｓ・トリガー or an Ｓ・バック is used", "card"),
     EventSpec("blocked", ("card", "attacker"), "A3/C3: `card` (a ブロッカー) blocks `attacker`", "card"),
+    EventSpec("redirected", ("card", "attacker"),
+              "CR507.1a (current rules, several ブロッカー chosen): `card`'s ブロッカー is used, the attack of "
+              "`attacker` is redirected to it, and a later one resolves after it (only the last one blocks)", "card"),
     EventSpec("shield_chosen", ("card", "player"), "U2/U8: the attacking player chooses the shield to break", "card"),
     EventSpec("broken", ("card", "player"), "U4: a shield of `player` is broken (it goes to its owner's hand)", "card"),
     EventSpec("waiting", ("card", "player"),
@@ -48,7 +51,9 @@ DECISIONS = specs(
     DecisionSpec("tap_ability", "card (or {card: card})",
                  "P3: tap a creature to use its タップトリガー or ダイナモ instead of attacking; N2: at the beginning "
                  "of a battle, tap an offered ダイナモ creature (either player's, even one that cannot attack)"),
-    DecisionSpec("block", "card (or {blocker: card})", "A3: the defending player blocks with a ブロッカー"),
+    DecisionSpec("block", "card (or {blocker: card}) | [card, ...]",
+                 "A3: the defending player blocks with a ブロッカー; current rules (CR507.1a): one or more chosen at "
+                 "once, used in the list's order, the last one blocking (the seed: one, `several_blockers`)"),
     DecisionSpec("no_block", "null", "A3: the defending player does not block"),
     DecisionSpec("choose_shield", "card", "U2/U8: the attacking player chooses one shield of the attacked player"),
     DecisionSpec("use", "card (or {card: card, discard?: card})",
@@ -80,6 +85,11 @@ REASONS = {
     "blocker_not_blocker": "A3: only a creature with ブロッカー can block",
     "blocker_tapped": "A3: a tapped ブロッカー cannot block (assumption duelmasters:X-blocker-taps)",
     "blocker_not_defenders": "A3: the blocker must be the attacked player's creature in the battle zone",
+    "several_blockers": "A3 (the seed's procedure): one ブロッカー blocks an attack; choosing several at once is the "
+                        "current rules' (CR507.1a, ruleset dm-comprehensive-2024-02-15)",
+    "blocker_is_attack_target": "CR507.1a (current rules): a creature that cannot properly use its ブロッカー cannot be "
+                                "chosen -- the creature being attacked cannot redirect the attack to itself (official "
+                                "ruling of 2021-09-07)",
     "block_after_shield_chosen": "U3: once a shield has been chosen, no block is possible",
     "shield_not_attacked_players": "U2: the shield must be one of the attacked player's shields",
     "shield_already_chosen": "U2 (current rules): the shields of one break are different shields",
