@@ -45,6 +45,7 @@ class State:
     attacker: str | None = None           # the creature attacking now
     target: str | None = None             # what it attacks (a player or a creature id)
     shield_chosen: bool = False           # U3: a shield of this attack has been chosen
+    chosen_last: bool = False             # U3: the attack just over chose a shield (until the next decision)
     ruleset: str = SEED                   # the edition the case runs under (editions.py)
     pumps: dict[str, int] = field(default_factory=dict)
 
@@ -106,7 +107,8 @@ def decide(st: State, script: Script, player: str, kinds: tuple[str, ...], claus
     n = len(st.trace.entries)
 
     def other(d: Decision) -> str:
-        return "block_after_shield_chosen" if d.kind == "block" and st.shield_chosen else "unexpected_decision"
+        late = st.shield_chosen or st.chosen_last
+        return "block_after_shield_chosen" if d.kind == "block" and late else "unexpected_decision"
 
     out = script.decide(player, kinds, clause, validate, other=other, optional=optional)
     for e in st.trace.entries[n:]:

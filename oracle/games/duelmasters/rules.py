@@ -78,6 +78,7 @@ def play(st: State, script: Script) -> None:
                      lambda d: _open_point(st, d), optional=True)
         if got is None:
             return
+        st.chosen_last = False                       # the attack that chose a shield is behind this decision
         d, parsed = got
         if d.kind == "end_turn":
             end_turn(st, script)
@@ -230,6 +231,7 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
     st.trace.emit("attack_ended", end, card=card.id)
     if at_player and card.has("after_attack_destroy"):
         destroy(st, [card.id], N8)                  # ※8 ねじれる者ボーン・スライム: after the attack
+    st.chosen_last = st.shield_chosen               # U3 still answers a block attempted right after this attack
     st.attacker, st.target, st.shield_chosen = None, None, False
 
 
