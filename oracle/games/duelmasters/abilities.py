@@ -36,6 +36,8 @@ REASON_CLAUSE = {
     "s_trigger_not_broken": G + "N7",
 }
 
+# (the discard's refusal, not_in_hand, is tagged with the clause of the effect that asks it)
+
 
 @dataclass(slots=True)
 class State:
@@ -48,6 +50,8 @@ class State:
     chosen_last: bool = False             # U3: the attack just over chose a shield (until the next decision)
     ruleset: str = SEED                   # the edition the case runs under (editions.py)
     pumps: dict[str, int] = field(default_factory=dict)
+    battle_pumps: dict[str, int] = field(default_factory=dict)
+    """Power changes until the end of the battle (そのバトルの間): cleared when the battle (or the attack) ends."""
 
     def card(self, cid: str) -> Card:
         return self.board.cards[cid]
@@ -74,7 +78,7 @@ def could_attack(card: Card) -> bool:
 
 def power(st: State, card: Card) -> int:
     """B3: power with every plus and minus: pumps, and パワーアタッカー while it attacks."""
-    p = (card.power or 0) + st.pumps.get(card.id, 0)
+    p = (card.power or 0) + st.pumps.get(card.id, 0) + st.battle_pumps.get(card.id, 0)
     if st.attacker == card.id and card.zone == "battlefield":
         p += sum(int(x) for x in card.params("power_attacker"))
     return p
@@ -153,6 +157,7 @@ def leave(st: State, cid: str, zone: str, clause: str) -> None:
     card = st.card(cid)
     card.tapped = False
     st.pumps.pop(cid, None)
+    st.battle_pumps.pop(cid, None)
     st.board.move(cid, zone, clause)
 
 
@@ -191,15 +196,27 @@ def apply(st: State, script: Script, source: Card, controller: str, effect: Any,
         if name == "draw":
             b.draw(controller, int(param or 1), clause)
         elif name == "destroy_target":
-            cap = (param or {}).get("max_power") if isinstance(param, dict) else None
-            legal = [c.id for c in creatures(st, foe) if cap is None or power(st, c) <= cap]
+            legal = [c.id for c in matching(st, source, controller, param, "opponent")]
             target = choose(st, script, controller, legal, clause)
             if target:
                 destroy(st, [target], clause)
         elif name == "tap_target":
-            target = choose(st, script, controller, [c.id for c in creatures(st, foe) if not c.tapped], clause)
+            legal = [c.id for c in matching(st, source, controller, param, "opponent") if not c.tapped]
+            target = choose(st, script, controller, legal, clause)
             if target:
                 tap(st, target, clause)
+        elif name == "untap_target":
+            legal = [c.id for c in matching(st, source, controller, param, "you") if c.tapped]
+            target = choose(st, script, controller, legal, clause)
+            if target:
+                st.card(target).tapped = False
+                tr.emit("untapped", clause, card=target)
+        elif name == "discard":
+            discard(st, script, controller, param, clause)
+        elif name == "battle_power_plus":
+            if in_play(st, source.id):
+                st.battle_pumps[source.id] = st.battle_pumps.get(source.id, 0) + int(param)
+                tr.emit("pumped", clause, card=source.id, amount=int(param))
         elif name == "untap_self":
             if in_play(st, source.id) and source.tapped:
                 source.tapped = False
@@ -226,6 +243,47 @@ def apply(st: State, script: Script, source: Card, controller: str, effect: Any,
             look_take(st, script, controller, int(param or 1), clause)
         else:  # pragma: no cover - the loader checks ability names, not effect names
             raise ValueError(f"unknown effect {name!r} on {source.id}")
+
+
+def matching(st: State, source: Card, controller: str, param: Any, default: str) -> list[Card]:
+    """The creatures a target filter allows: ``controller`` (you / opponent / any; the effect's default),
+    ``has`` (an ability, e.g. blocker), ``max_power`` / ``min_power`` (power now), ``other`` (not the source)."""
+    f = param if isinstance(param, dict) else {}
+    who = f.get("controller", default)
+    players = {"you": [controller], "opponent": [st.opponent(controller)]}.get(who, list(st.board.players))
+    out = []
+    for p in players:
+        for c in creatures(st, p):
+            if f.get("has") and not c.has(f["has"]):
+                continue
+            if f.get("max_power") is not None and power(st, c) > f["max_power"]:
+                continue
+            if f.get("min_power") is not None and power(st, c) < f["min_power"]:
+                continue
+            if f.get("other") and c.id == source.id:
+                continue
+            out.append(c)
+    return out
+
+
+def discard(st: State, script: Script, controller: str, param: Any, clause: str) -> None:
+    """「手札を1枚捨てる」: the discarding player (``player``: you = the effect's controller, opponent) chooses
+    ``count`` cards of their hand one by one (``discard card``); each goes to the graveyard."""
+    f = param if isinstance(param, dict) else {"count": param}
+    who = controller if f.get("player", "you") == "you" else st.opponent(controller)
+    for _ in range(int(f.get("count") or 1)):
+        hand = list(st.board.zone(who, "hand"))
+        if not hand:
+            return
+
+        def validate(d: Decision, hand: list[str] = hand) -> str:
+            cid = card_arg(d, "card")
+            if cid not in hand:
+                raise Refusal("not_in_hand", f"{cid!r} is not in {who}'s hand")
+            return cid
+
+        _, cid = decide(st, script, who, ("discard",), clause, validate)
+        st.board.move(cid, "graveyard", clause)
 
 
 def look_take(st: State, script: Script, player: str, n: int, clause: str) -> None:

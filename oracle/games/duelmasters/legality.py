@@ -12,6 +12,7 @@ Candidates per kind (finite; the validators keep the legal ones):
   declined at the beginning of a battle, N2); ``use`` also with each
   card of that player's shields as the Ｓ・バック discard (CR113.6).
 - ``choose_target``: every card on the battlefield.
+- ``discard``: every card in the deciding player's hand.
 - ``choose_card``: every card of the looked-at ones to take, the rest to the bottom in every order.
 """
 
@@ -25,7 +26,7 @@ from ...core.script import DecisionPoint, Refusal
 from .abilities import REASON_CLAUSE, State
 from .editions import SEVERAL_BLOCKERS
 
-ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card"})
+ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card", "discard"})
 UNENUMERATED: dict[str, str] = {}
 """Every Duel Masters decision has finitely many forms that matter."""
 
@@ -65,6 +66,9 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
                         yield kind, {"card": cid, "discard": discard}
         elif kind == "choose_target":
             for cid in field:
+                yield kind, cid
+        elif kind == "discard":
+            for cid in board.zone(player, "hand"):
                 yield kind, cid
         elif kind == "choose_card":
             seen = closure(point, "seen")

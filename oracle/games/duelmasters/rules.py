@@ -212,7 +212,9 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
             tap(st, card.id, declare)
             st.trace.emit("attacked", declare, card=card.id, target=target)
     if start in (None, "attack_triggers"):
-        fire(st, script, collect([card], "on_attack"), A2 if at_player else C2)
+        watchers = [c for c in st.board.in_zone(defender, "battlefield")]
+        fire(st, script, collect([card], "on_attack") + collect(watchers, "opponent_creature_attacks"),
+             A2 if at_player else C2)
     blocker = block_step(st, script, card, defender, A3 if at_player else C3)
     if blocker is not None:
         blocked(st, script, card, blocker)
@@ -232,6 +234,7 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
     if at_player and card.has("after_attack_destroy"):
         destroy(st, [card.id], N8)                  # ※8 ねじれる者ボーン・スライム: after the attack
     st.chosen_last = st.shield_chosen               # U3 still answers a block attempted right after this attack
+    end_of_battle(st)                               # no battle happened: nothing 'そのバトルの間' is left either
     st.attacker, st.target, st.shield_chosen = None, None, False
 
 
@@ -341,13 +344,20 @@ def battle(st: State, script: Script, a: Card, b: Card, *, won: str, lost: str):
             st.trace.emit("lost_battle", N5, card=a.id, power=pa, against=b.id)
             st.trace.emit("lost_battle", N5, card=b.id, power=pb, against=a.id)
         destroy(st, [a.id, b.id], B4)
+        end_of_battle(st)
         return (None, a, b)
     w, lo = (a, b) if pa > pb else (b, a)
     with st.trace.simultaneous():
         st.trace.emit("won_battle", won, card=w.id, power=power(st, w), against=lo.id)
         st.trace.emit("lost_battle", won, card=lo.id, power=power(st, lo), against=w.id)
     destroy(st, [lo.id], lost)
+    end_of_battle(st)
     return (w, a, b)
+
+
+def end_of_battle(st: State) -> None:
+    """The battle is over: 'そのバトルの間' power changes end (before the after-battle effects, C6)."""
+    st.battle_pumps.clear()
 
 
 def after_battle(st: State, script: Script, result) -> None:
@@ -365,6 +375,9 @@ def after_battle(st: State, script: Script, result) -> None:
             triggers += collect([me], "on_battle_win")
         if me.has("slayer"):
             triggers.append((me, "slayer", {"_slay": other.id}))
+    if winner is not None:       # 「クリーチャーがバトルに勝った時」 of any creature in the battle zone
+        watching = [c for p in st.board.players for c in st.board.in_zone(p, "battlefield")]
+        triggers += collect(watching, "creature_wins_battle")
     if not triggers:
         return
     with st.trace.simultaneous():

@@ -40,7 +40,9 @@ EVENTS = specs(
     EventSpec("won_battle", ("card", "power", "against"), "B3/C4: a creature wins its battle", "card"),
     EventSpec("lost_battle", ("card", "power", "against"), "B3/C4/N5: a creature loses its battle (a tie: both)", "card"),
     EventSpec("destroyed", ("card",), "A creature is destroyed (put into its owner's graveyard)", "card"),
-    EventSpec("pumped", ("card", "amount"), "A creature's power changes by `amount` until the end of the turn", "card"),
+    EventSpec("pumped", ("card", "amount"),
+              "A creature's power changes by `amount` until the end of the turn (battle_power_plus: of the battle)",
+              "card"),
     EventSpec("attack_ended", ("card",), "U7/C8/N9: one attack of `card` is over", "card"),
     EventSpec("turn_ended", ("player",), "E1: the turn ends after the end-of-turn effects", "player"),
 )
@@ -65,6 +67,7 @@ DECISIONS = specs(
     DecisionSpec("choose_target", "card", "The controller of a resolving effect chooses its target"),
     DecisionSpec("choose_card", "card or {take: card, bottom: [card, ...]}",
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
+    DecisionSpec("discard", "card", "discard: the discarding player chooses a card of their hand to discard"),
     DecisionSpec("end_turn", "null", "E1: the active player ends the turn (end-of-turn effects resolve)"),
 )
 
@@ -96,13 +99,16 @@ REASONS = {
     "s_trigger_not_broken": "N7: an Ｓ・トリガー is used only as its shield is broken, not from the hand",
     "not_offered": "the card named is not the Ｓ・トリガー/Ｓ・バック/ダイナモ being offered now",
     "illegal_target": "the chosen card is not a legal target of the effect",
+    "not_in_hand": "discard: the card is not in the discarding player's hand",
 }
 
 ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
 
-_EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: {max_power?} | tap_target | "
-            "untap_self | power_plus: N | pump_target: N | destroy_self | mana_from_deck: N | summon_self | "
-            "look_take: N")
+_EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: FILTER | tap_target: FILTER | "
+            "untap_target: FILTER | untap_self | power_plus: N | battle_power_plus: N | pump_target: N | "
+            "destroy_self | mana_from_deck: N | summon_self | look_take: N | discard: {count: N, player: you | "
+            "opponent}; FILTER = null or {controller?: you | opponent | any, has?: ability, max_power?: N, "
+            "min_power?: N, other?: bool}")
 
 ABILITIES = specs(
     AbilitySpec("blocker", "", "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
@@ -136,6 +142,12 @@ ABILITIES = specs(
     AbilitySpec("after_attack_destroy", "", "'相手プレイヤーを攻撃する時、攻撃の後、このクリーチャーを破壊する' (※8)",
                 "seed ※8 (ねじれる者ボーン・スライム)"),
     AbilitySpec("end_of_turn", _EFFECTS, "'自分のターンが終わる時' (E1)", "seed E1"),
+    AbilitySpec("opponent_creature_attacks", _EFFECTS,
+                "'相手のクリーチャーが攻撃する時': triggers with the attacker's attack triggers (A2/C2), its "
+                "controller's resolving after the active player's (C7 generalised)", "seed A2, C7"),
+    AbilitySpec("creature_wins_battle", _EFFECTS,
+                "'クリーチャーがバトルに勝った時' (any creature): an after-battle effect of each creature in the "
+                "battle zone when a battle has a winner (C6; none on a tie, ※5)", "seed C6, C7, ※5"),
 )
 
 PLAYER_FIELDS: dict[str, str] = {}
@@ -144,7 +156,8 @@ CARD_FIELDS = {
     "zone": "battlefield | shields | hand | deck | graveyard | mana",
     "owner": "player id",
     "tapped": "bool",
-    "power": "int: current power (pumps included; パワーアタッカー only during its attack)",
+    "power": "int: current power (pumps included; パワーアタッカー only during its attack; battle_power_plus only "
+             "until its battle ends)",
     "abilities": "[name, ...]: the abilities it has",
 }
 
