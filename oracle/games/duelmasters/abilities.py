@@ -8,7 +8,7 @@ from typing import Any, Callable
 from ...core.board import Board, Card
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
-from .editions import SEED
+from .editions import EVOLUTION_SOURCES, SEED
 
 G = "duelmasters:"
 
@@ -63,7 +63,14 @@ class State:
 # -- characteristics ----------------------------------------------------------------------------
 
 def in_play(st: State, cid: str | None) -> bool:
-    return cid is not None and cid in st.board.cards and st.board.cards[cid].zone == "battlefield"
+    """A creature in the battle zone (an evolution source under a creature is a card there, not a creature)."""
+    return (cid is not None and cid in st.board.cards and st.board.cards[cid].zone == "battlefield"
+            and not is_source(st.board.cards[cid]))
+
+
+def is_source(card: Card) -> bool:
+    """進化元: a card of the setup marked ``attached_to: <evolution creature>`` lies under that creature."""
+    return card.zone == "battlefield" and bool(card.props.get("under"))
 
 
 def sick(card: Card) -> bool:
@@ -151,6 +158,17 @@ def destroy(st: State, ids: list[str], clause: str) -> None:
         for cid in ids:
             st.trace.emit("destroyed", clause, card=cid)
             leave(st, cid, "graveyard", clause)
+            sources_follow(st, cid, clause)
+
+
+def sources_follow(st: State, cid: str, clause: str) -> None:
+    """CR316.3 例: a destroyed evolution creature's sources (進化元) go to the graveyard with it, in its moment
+    (tagged CR316.3 under the current rules; the seed is silent: assumption duelmasters:X-evolution-sources)."""
+    tag = G + "CR316.3" if st.ruleset in EVOLUTION_SOURCES else clause
+    for src in [c for c in st.board.cards.values() if c.props.get("under") == cid and c.zone == "battlefield"]:
+        src.props.pop("under")
+        src.tapped = False
+        st.board.move(src.id, "graveyard", tag)
 
 
 def leave(st: State, cid: str, zone: str, clause: str) -> None:
@@ -185,7 +203,7 @@ def choose(st: State, script: Script, player: str, legal: list[str], clause: str
 
 
 def creatures(st: State, player: str) -> list[Card]:
-    return st.board.in_zone(player, "battlefield")
+    return [c for c in st.board.in_zone(player, "battlefield") if not is_source(c)]
 
 
 def apply(st: State, script: Script, source: Card, controller: str, effect: Any, clause: str) -> None:

@@ -17,3 +17,6 @@ IMMEDIATE_DIRECT_ATTACK = frozenset({CURRENT})
 # CR507.1a (2021-09-07): the non-turn player chooses one or more creatures using ブロッカー, at once; they
 # resolve in the order chosen, and the last one resolved blocks (official ruling of 2021-09-07).
 SEVERAL_BLOCKERS = frozenset({CURRENT})
+# CR316.3 (2023-04-10) 例: an evolution creature destroyed takes its sources (進化元) to the graveyard with it
+# (the same behaviour under the seed, where it is an assumption; only the clause tag differs).
+EVOLUTION_SOURCES = frozenset({CURRENT})

@@ -17,8 +17,8 @@ from ...core.script import Decision, GameOver, Refusal, Script
 from ...core.trace import Trace
 from ...model import CaseReply, CaseRequest
 from .abilities import (
-    G, State, apply, breaks, card_arg, could_attack, decide, destroy, enter, in_play, power,
-    sick, tap,
+    G, State, apply, breaks, card_arg, could_attack, creatures, decide, destroy, enter, in_play, is_source,
+    power, sick, tap,
 )
 from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
 from .vocabulary import ZONES
@@ -41,7 +41,18 @@ def build(request: CaseRequest, trace: Trace) -> State:
     board = build_board(setup, request.cards, ZONES, trace)
     for card in board.cards.values():  # a card's printed props (civilization ...), then the setup's
         card.props = {**card.definition.get("props", {}), **card.props}
+    place_sources(board, setup)
     return State(board, trace, setup["active"], ruleset=request.ruleset)
+
+
+def place_sources(board: Any, setup: dict[str, Any]) -> None:
+    """Evolution creatures in a setup: a battle-zone card marked ``attached_to: <creature id>`` is one of that
+    creature's sources (進化元), under it: a card in the battle zone, not a creature (it neither attacks, blocks
+    nor is chosen), until the creature leaves."""
+    for p in setup["players"].values():
+        for cs in p.get("battlefield") or []:
+            if isinstance(cs, dict) and cs.get("attached_to"):
+                board.cards[cs["id"]].props["under"] = cs["attached_to"]
 
 
 def project(st: State) -> dict[str, Any]:
@@ -118,6 +129,8 @@ def _attacker(st: State, cid: Any) -> Card:
     card = st.board.cards.get(cid) if isinstance(cid, str) else None
     if card is None:
         raise Refusal("unknown_object", f"no card {cid!r}")
+    if is_source(card):
+        raise Refusal("evolution_source", f"{cid} lies under {card.props['under']}")
     if card.zone != "battlefield":
         raise Refusal("attacker_not_in_battle_zone")
     if card.controller != st.active:
@@ -143,6 +156,8 @@ def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, 
         raise Refusal("unknown_object", f"no player or card {target!r}")
     if tcard.zone == "shields":
         raise Refusal("attack_target_shield")
+    if is_source(tcard):
+        raise Refusal("evolution_source", f"{target} lies under {tcard.props['under']}")
     if tcard.zone != "battlefield" or tcard.controller == st.active:
         raise Refusal("target_not_opponent")
     if not tcard.tapped and not card.has("can_attack_untapped"):
@@ -212,7 +227,7 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
             tap(st, card.id, declare)
             st.trace.emit("attacked", declare, card=card.id, target=target)
     if start in (None, "attack_triggers"):
-        watchers = [c for c in st.board.in_zone(defender, "battlefield")]
+        watchers = creatures(st, defender)
         fire(st, script, collect([card], "on_attack") + collect(watchers, "opponent_creature_attacks"),
              A2 if at_player else C2)
     blocker = block_step(st, script, card, defender, A3 if at_player else C3)
@@ -240,7 +255,7 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
 
 def block_step(st: State, script: Script, attacker: Card, defender: str, clause: str) -> Card | None:
     """A3: after the attack triggers, the defender decides whether a ブロッカー blocks (asked when one exists)."""
-    if not in_play(st, attacker.id) or not any(c.has("blocker") for c in st.board.in_zone(defender, "battlefield")):
+    if not in_play(st, attacker.id) or not any(c.has("blocker") for c in creatures(st, defender)):
         return None
 
     def validate(d: Decision) -> list[Card] | None:
@@ -251,6 +266,8 @@ def block_step(st: State, script: Script, attacker: Card, defender: str, clause:
             c = st.board.cards.get(cid)
             if c is None:
                 raise Refusal("unknown_object", f"no card {cid!r}")
+            if is_source(c):
+                raise Refusal("evolution_source", f"{cid} lies under {c.props['under']}")
             if c.zone != "battlefield" or c.controller != defender:
                 raise Refusal("blocker_not_defenders")
             if not c.has("blocker"):
@@ -313,7 +330,7 @@ def battle_start(st: State, script: Script, a: Card, b: Card) -> None:
     for player in (st.active, st.opponent(st.active)):
         answered: set[str] = set()
         while in_play(st, a.id) and in_play(st, b.id):
-            offered = [c.id for c in st.board.in_zone(player, "battlefield")
+            offered = [c.id for c in creatures(st, player)
                        if c.has("dynamo") and not c.tapped and c.id not in answered]
             if not offered:
                 break
@@ -376,7 +393,7 @@ def after_battle(st: State, script: Script, result) -> None:
         if me.has("slayer"):
             triggers.append((me, "slayer", {"_slay": other.id}))
     if winner is not None:       # 「クリーチャーがバトルに勝った時」 of any creature in the battle zone
-        watching = [c for p in st.board.players for c in st.board.in_zone(p, "battlefield")]
+        watching = [c for p in st.board.players for c in creatures(st, p)]
         triggers += collect(watching, "creature_wins_battle")
     if not triggers:
         return
@@ -562,5 +579,5 @@ def resolve_card(st: State, script: Script, card: Card, player: str, clause: str
 
 def end_turn(st: State, script: Script) -> None:
     """E1: '自分のターンが終わる時' effects of the active player's creatures, then the turn ends."""
-    fire(st, script, collect(st.board.in_zone(st.active, "battlefield"), "end_of_turn"), E1)
+    fire(st, script, collect(creatures(st, st.active), "end_of_turn"), E1)
     st.trace.emit("turn_ended", E1, player=st.active)

@@ -99,6 +99,8 @@ REASONS = {
     "s_trigger_not_broken": "N7: an Ｓ・トリガー is used only as its shield is broken, not from the hand",
     "not_offered": "the card named is not the Ｓ・トリガー/Ｓ・バック/ダイナモ being offered now",
     "illegal_target": "the chosen card is not a legal target of the effect",
+    "evolution_source": "the card is an evolution source (進化元) under a creature: a card in the battle zone, not a "
+                        "creature (it does not attack, block or get attacked)",
     "not_in_hand": "discard: the card is not in the discarding player's hand",
 }
 
@@ -114,7 +116,9 @@ ABILITIES = specs(
     AbilitySpec("blocker", "", "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
     AbilitySpec("cannot_attack", "", "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
     AbilitySpec("speed_attacker", "", "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
-    AbilitySpec("evolution", "", "進化クリーチャー: may attack the turn it is put into the battle zone", "seed ※1"),
+    AbilitySpec("evolution", "", "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
+                "sources (進化元) are battle-zone cards marked `attached_to: <it>`, which go to the graveyard with "
+                "it when it is destroyed (CR316.3 例)", "seed ※1; CR316.3"),
     AbilitySpec("w_breaker", "", "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
     AbilitySpec("t_breaker", "", "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
