@@ -129,7 +129,6 @@ def test_every_run_fails_a_trace_that_breaks_the_order_with_its_clauses():
     reply of a passing case, with two steps swapped, fails the case naming the clauses, even though the
     case's own expectations may not mention those moments."""
     from oracle.harness.compare import compare
-    from oracle.model import CaseReply
 
     (lc,) = [lc for lc in load_suite().cases if lc.case.id == "ijinden.d3.okuni-undestroyed-attacker"]
     reply = registry.get("ijinden").run(make_request(lc.case, lc.case.rulesets[0]))

@@ -209,7 +209,6 @@ def creatures(st: State, player: str) -> list[Card]:
 def apply(st: State, script: Script, source: Card, controller: str, effect: Any, clause: str) -> None:
     """Resolve one effect of ``source`` for ``controller``; every change is tagged ``clause``."""
     b, tr = st.board, st.trace
-    foe = st.opponent(controller)
     for name, param in effect_items(effect):
         if name == "draw":
             b.draw(controller, int(param or 1), clause)
