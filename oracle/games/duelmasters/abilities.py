@@ -263,8 +263,8 @@ def apply(st: State, script: Script, source: Card, controller: str, effect: Any,
 
 
 def matching(st: State, source: Card, controller: str, param: Any, default: str) -> list[Card]:
-    """The creatures a target filter allows: ``controller`` (you / opponent / any; the effect's default),
-    ``has`` (an ability, e.g. blocker), ``max_power`` / ``min_power`` (power now), ``other`` (not the source)."""
+    """The creatures a target filter allows: ``controller`` (you / opponent; the effect's default), ``has`` (an
+    ability, e.g. blocker), ``max_power`` (power now), ``other`` (not the source)."""
     f = param if isinstance(param, dict) else {}
     who = f.get("controller", default)
     players = {"you": [controller], "opponent": [st.opponent(controller)]}.get(who, list(st.board.players))
@@ -274,8 +274,6 @@ def matching(st: State, source: Card, controller: str, param: Any, default: str)
             if f.get("has") and not c.has(f["has"]):
                 continue
             if f.get("max_power") is not None and power(st, c) > f["max_power"]:
-                continue
-            if f.get("min_power") is not None and power(st, c) < f["min_power"]:
                 continue
             if f.get("other") and c.id == source.id:
                 continue

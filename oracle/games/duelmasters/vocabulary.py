@@ -109,8 +109,7 @@ ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
 _EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: FILTER | tap_target: FILTER | "
             "untap_target: FILTER | untap_self | power_plus: N | battle_power_plus: N | pump_target: N | "
             "destroy_self | mana_from_deck: N | summon_self | look_take: N | discard: {count: N, player: you | "
-            "opponent}; FILTER = null or {controller?: you | opponent | any, has?: ability, max_power?: N, "
-            "min_power?: N, other?: bool}")
+            "opponent}; FILTER = null or {controller?: you | opponent, has?: ability, max_power?: N, other?: bool}")
 
 ABILITIES = specs(
     AbilitySpec("blocker", "", "ブロッカー: may block an attack by tapping (A3)", "seed A3"),

@@ -309,17 +309,12 @@ def resolve_effect(proc: "Procedure", t: Pending, clause: str) -> None:
 
 
 def apply_effect(proc: "Procedure", t: Pending, kind: str, param: Any, target: str | None, clause: str) -> None:
-    """destroy (D2-D5 order), unattack, return_to_hand (to its owner's hand: it leaves the battlefield and
-    ceases to be an attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this
-    turn), draw: N (the trigger's controller)."""
+    """destroy (D2-D5 order), return_to_hand (to its owner's hand: it leaves the battlefield and ceases to be an
+    attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn). (Drawing and
+    "not an attacker" are the abilities legacy_draw, netherworld_unattack, block_unattack.)"""
     state = proc.state
-    if kind == "draw":
-        state.board.draw(t.player, int(param or 1), clause)
-    elif kind == "destroy":
+    if kind == "destroy":
         proc.destroy([target], clause, clause, clause, clause)
-    elif kind == "unattack":
-        with proc.trace.simultaneous():
-            proc.cease_attacker(target, clause)
     elif kind == "return_to_hand":
         with proc.trace.simultaneous():
             state.modifiers.pop(target, None)

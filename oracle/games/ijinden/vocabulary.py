@@ -119,7 +119,7 @@ ABILITIES = specs(
                 "ブロッカーになったとき、戦場のカード1枚を指定して発動できる。それを破壊する。 (synthetic)", "seed Q&A"),
 )
 
-_EFFECT = ("{effect: {destroy | unattack | return_to_hand | draw: N | power: N | gain: ability}, target?: self | "
+_EFFECT = ("{effect: {destroy | return_to_hand | power: N | gain: ability}, target?: self | "
            "{types?: [ijin | guardian], controller?: you | opponent | any, role?: attacker | blocker}}")
 
 ABILITIES.update(specs(
