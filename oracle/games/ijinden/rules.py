@@ -161,7 +161,7 @@ class Procedure:
                         self.trace.emit("became_blocker", B3, card=blocker, attacker=attacker)
                         blockers.append(blocker)
                     self.trace.emit("blocked", B3, card=attacker)
-        self.resolve_all(ab.on_became_blockers(self, blockers), B4)
+        self.resolve_all(ab.on_became_blockers(self, blockers) + ab.on_became_blocked(self, list(assignment)), B4)
 
     def take_effect(self, cards: list[str], ability: str, clause: str) -> None:
         """A2 / B2: attack+ (block+) is in effect from here: one moment of the powers that changed,
