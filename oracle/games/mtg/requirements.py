@@ -10,7 +10,8 @@ requirement per creature able to block it, obeyed when that creature blocks it);
 
 The maximum is found by a plain search over every restriction-legal declaration of the deciding player's
 creatures, exact: a dynamic program over the creatures whose state is each attacker's blocker count capped
-at 2 (all that menace and "must be blocked" read).
+at 2 for
+menace and 1 for "must be blocked", kept only for the attackers with either (all the others need).
 """
 
 from __future__ import annotations
@@ -34,12 +35,15 @@ def most_obeyable(options: Sequence[Sequence[str]], creatures: Sequence[str], at
     """The most requirements a declaration breaking no restriction can obey. ``options[i]``: the attackers
     ``creatures[i]`` may block by the per-pair restrictions; menace (no attacker with exactly one blocker,
     counting ``already``) is checked on the whole declaration."""
-    idx = {a: k for k, a in enumerate(attackers)}
-    menace = tuple(has(a, "menace") for a in attackers)
-    mbb = tuple(has(a, "must_be_blocked") and not already.get(a) for a in attackers)
-    lure = tuple(has(a, "lure") for a in attackers)
+    # only attackers with menace or "must be blocked" need their blocker count (capped: 2 for menace, else 1)
+    tracked = [a for a in attackers if has(a, "menace") or (has(a, "must_be_blocked") and not already.get(a))]
+    idx = {a: k for k, a in enumerate(tracked)}
+    cap = tuple(2 if has(a, "menace") else 1 for a in tracked)
+    menace = tuple(has(a, "menace") for a in tracked)
+    mbb = tuple(has(a, "must_be_blocked") and not already.get(a) for a in tracked)
+    lure = {a: has(a, "lure") for a in attackers}
     bec = tuple(has(c, "blocks_each_combat") for c in creatures)
-    start = tuple(min(already.get(a, 0), 2) for a in attackers)
+    start = tuple(min(already.get(a, 0), c) for a, c in zip(tracked, cap))
 
     @lru_cache(maxsize=None)
     def best(i: int, counts: tuple[int, ...]) -> int:
@@ -48,10 +52,11 @@ def most_obeyable(options: Sequence[Sequence[str]], creatures: Sequence[str], at
             return 0 if ok else -1
         top = best(i + 1, counts)  # creature i does not block
         for a in options[i]:
-            k = idx[a]
-            rest = best(i + 1, counts[:k] + (min(counts[k] + 1, 2),) + counts[k + 1:])
+            k = idx.get(a)
+            after = counts if k is None else counts[:k] + (min(counts[k] + 1, cap[k]),) + counts[k + 1:]
+            rest = best(i + 1, after)
             if rest >= 0:
-                gain = bec[i] + lure[k] + (mbb[k] and counts[k] == 0)
+                gain = bec[i] + lure[a] + (k is not None and mbb[k] and counts[k] == 0)
                 top = max(top, rest + gain)
         return top
 
