@@ -250,9 +250,8 @@ class _Play:
                 if o["attached_to"]["type"] == "Object":
                     host = objs[str(o["attached_to"]["data"])]
                     host.setdefault("attachments", []).append(o["id"])
-        for p, pdata in self.setup["players"].items():
-            if pdata.get("life") is not None:
-                s["players"][self.seat[p]]["life"] = pdata["life"]
+        for p, pdata in self.setup["players"].items():   # life defaults to 20 (PROCEDURE.md), as each player's own
+            s["players"][self.seat[p]]["life"] = pdata["life"] if pdata.get("life") is not None else 20
         return exported
 
     def _attach_ref(self, target: str) -> dict[str, Any]:
@@ -293,7 +292,9 @@ class _Play:
             o["counters"] = {k: v for k, v in counters.items()}
             for stat in ("power", "toughness"):
                 if cs.get(stat) is not None:
-                    o[stat] = o["base_" + stat] = cs[stat]
+                    raise CaseFailure(f"{cs['id']}: {stat} {cs[stat]} set by the case cannot be placed on phase.rs "
+                                      f"(Engine.load_game rehydrates every object's printed characteristics from "
+                                      f"its card)")
         elif zone in ("hand", "graveyard", "exile"):
             o["zone"] = zone.capitalize()
             if zone == "exile":
@@ -389,7 +390,7 @@ class _Play:
         kind, player = entry["kind"], entry["player"]
         if player not in self.seat:
             raise CaseFailure(f"script[{at}]: {player!r} is not a player of the case")
-        if kind not in PRIORITY_KINDS and kind != "end_main":
+        if kind != "end_main":
             self._auto_pass(at, entry)
         taken = self._taken(entry)
         if taken is not None:
