@@ -71,6 +71,10 @@ PRIORITY_KINDS = ("pass", "cast")
 CHOICES = {"declare_blockers": ("DeclareBlockers",), "choose_protector": ("BattleProtectorChoice", "NamedChoice"),
            "assign_combat_damage": ("AssignCombatDamage",), "cast_transformed": ("OptionalEffectChoice",)}
 """The choices phase asks for, by the prompt it waits with."""
+PAST = {"declare_attackers": ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain"),
+        "declare_blockers": ("CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain"),
+        "assign_combat_damage": ("EndCombat", "PostCombatMain")}
+"""Steps after the one a combat decision belongs to: implied passes stop there."""
 MAX_AUTO = 60
 
 
@@ -357,26 +361,35 @@ class _Play:
                 return
         raise CaseFailure(f"setup: could not reach {phase_name}")
 
-    def _auto_pass(self, at: int, entry: dict[str, Any]) -> None:
-        """The priority shorthand: before a non-priority entry, every player passes while phase waits for
-        priority with an empty stack in a combat step (the reference engine asks no one there)."""
+    def _implied_passes(self, at: int, entry: dict[str, Any]) -> None:
+        """PROCEDURE.md's pass shorthand: while a player has priority and the next entry is not a ``pass``,
+        ``cast`` or ``end_main`` of that player, that player passes (an implied pass, not a decision)."""
+        seat = self.seat[entry["player"]]
+        later = PAST.get(entry["kind"], ())
         for _ in range(MAX_AUTO):
-            w = self.wf()["type"]
-            if w != "Priority" or self.game.stack():
+            if self.wf()["type"] != "Priority" or self.game.phase in later:
                 return
-            if self.game.phase not in COMBAT_STEPS and not (
-                    entry["kind"] == "declare_attackers" and self.game.phase == "PreCombatMain"):
+            if entry["kind"] in ("pass", "cast", "end_main") and self.game.priority_player() == seat:
                 return
             if self._forced_for(entry) is not None:
                 return
+            if self._open_point():
+                return      # the active player's main-phase decision with an empty stack: the turn would end
             self._pass(at)
 
+    def _open_point(self) -> bool:
+        return (self.game.phase == "PostCombatMain" and not self.game.stack()
+                and self.game.priority_player() == self.seat[self.setup["active"]])
+
     def finish(self) -> None:
-        """After the last entry, play on to the next point where the reference engine would ask a player:
-        through combat while phase waits for priority with an empty stack (the priority shorthand)."""
+        """An exhausted script is an implied pass while the stack is empty, up to the active player's decision
+        in a main phase (PROCEDURE.md)."""
         at = len(self.req.script) - 1
         for _ in range(MAX_AUTO):
-            if self.wf()["type"] != "Priority" or self.game.stack() or self.game.phase not in COMBAT_STEPS:
+            if self.wf()["type"] != "Priority" or self.game.stack():
+                break
+            if self.game.phase in ("PreCombatMain", "PostCombatMain") \
+                    and self.game.priority_player() == self.seat[self.setup["active"]]:
                 break
             self._pass(at)
         if self.checkpoints and self.checkpoints[-1]["after"] == at:
@@ -390,8 +403,7 @@ class _Play:
         kind, player = entry["kind"], entry["player"]
         if player not in self.seat:
             raise CaseFailure(f"script[{at}]: {player!r} is not a player of the case")
-        if kind != "end_main":
-            self._auto_pass(at, entry)
+        self._implied_passes(at, entry)
         taken = self._taken(entry)
         if taken is not None:
             self._outcome(at, entry, taken)
@@ -419,6 +431,8 @@ class _Play:
         if kind in PRIORITY_KINDS or kind == "end_main" or self._asked(entry):
             return None
         args = entry.get("args")
+        if kind == "declare_attackers" and self.game.phase in PAST[kind]:
+            return "not_asked" if args else "automatic"     # phase skipped the declaration: nothing could attack
         if kind == "declare_blockers":
             # phase declares no blocks itself for a defending player who cannot block, and asks the others
             if self.game.phase in ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat",
@@ -484,16 +498,12 @@ class _Play:
         self._pass(at)
 
     def _do_end_main(self, at: int, entry: dict[str, Any]) -> None:
+        """The active player's pass in a main phase with an empty stack."""
         seat = self.seat[entry["player"]]
         self._require(seat, "Priority")
-        main = self.game.phase
-        if main not in ("PreCombatMain", "PostCombatMain") or self.game.stack():
-            raise _Refused(f"end_main: phase.rs is in {main} with stack {len(self.game.stack())}")
+        if self.game.phase not in ("PreCombatMain", "PostCombatMain") or self.game.stack():
+            raise _Refused(f"end_main: phase.rs is in {self.game.phase} with {len(self.game.stack())} on the stack")
         self._pass(at)
-        for _ in range(MAX_AUTO):         # the other players pass too: the main phase ends
-            if self.game.phase != main or self.wf()["type"] != "Priority" or self.game.stack():
-                return
-            self._pass(at)
 
     def _do_cast(self, at: int, entry: dict[str, Any]) -> None:
         seat = self.seat[entry["player"]]
