@@ -65,16 +65,16 @@ script's own decided/rejected entries."""
 
 ZONES = {"Battlefield": "battlefield", "Hand": "hand", "Library": "library", "Graveyard": "graveyard",
          "Exile": "exile", "Stack": "stack"}
-COMBAT_STEPS = ("BeginCombat", "DeclareAttackers", "DeclareBlockers", "CombatDamage", "FirstStrikeDamage",
-                "EndCombat")
 PRIORITY_KINDS = ("pass", "cast")
 CHOICES = {"declare_blockers": ("DeclareBlockers",), "choose_protector": ("BattleProtectorChoice", "NamedChoice"),
            "assign_combat_damage": ("AssignCombatDamage",), "cast_transformed": ("OptionalEffectChoice",)}
 """The choices phase asks for, by the prompt it waits with."""
-PAST = {"declare_attackers": ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain"),
-        "declare_blockers": ("CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain"),
-        "assign_combat_damage": ("EndCombat", "PostCombatMain")}
-"""Steps after the one a combat decision belongs to: implied passes stop there."""
+PAST = {"declare_attackers": ("DeclareAttackers", "DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat",
+                              "PostCombatMain"),
+        "declare_blockers": ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain"),
+        "assign_combat_damage": ("CombatDamage", "EndCombat", "PostCombatMain")}
+"""Where phase waits for priority in these steps, the combat decision was made (or taken by phase itself):
+implied passes stop there."""
 MAX_AUTO = 60
 
 
@@ -164,6 +164,8 @@ class _Play:
         self.forced: list[tuple[str, Any]] = []  # decisions phase took itself: (kind, value)
         self.winner: str | None = None
         self.seat: dict[str, int] = {}
+        self.why: dict[int, str] = {}            # a refused entry: phase's error text
+        self.attackers_declared = False
 
     # -- seats ------------------------------------------------------------------------------------
     def _seats(self) -> str:
@@ -212,7 +214,6 @@ class _Play:
                         if a.kind == "MulliganDecision" and a.data["choice"]["type"] == "Keep")
             game.apply(seat, keep)
         self.game = self.engine.load_game(self._board(game.state()))
-        self.events_before: list[dict[str, Any]] = []
         start = self.setup.get("phase", "main")
         want = {"main": "PreCombatMain", "combat": "DeclareAttackers", "declare_attackers": "DeclareAttackers",
                 "main2": "PostCombatMain"}.get(start)
@@ -342,24 +343,19 @@ class _Play:
         return json.dumps(self.wf())[:300]
 
     def _advance_to(self, phase_name: str, at: int) -> None:
-        """Pass priority with an empty stack until phase reaches ``phase_name`` (setup only)."""
+        """Setup: every player passes with an empty stack until phase reaches ``phase_name`` (for the declare
+        attackers step: its declaration, or the step after it when nothing can attack)."""
         for _ in range(MAX_AUTO):
             w = self.wf()["type"]
-            if self.game.phase == phase_name and (w != "Priority" or phase_name != "DeclareAttackers"):
-                if phase_name != "DeclareAttackers" or w == "DeclareAttackers":
+            if phase_name == "DeclareAttackers":
+                if w == "DeclareAttackers" or self.game.phase in PAST["declare_attackers"]:
                     return
-            if w != "Priority" or self.game.stack():
-                if phase_name == "DeclareAttackers" and self.game.phase in COMBAT_STEPS[1:]:
-                    self.forced.append(("declare_attackers", {}))
-                    return
-                raise CaseFailure(f"setup: phase.rs stopped at {self._prompt()} before {phase_name}")
-            before_phase = self.game.phase
-            self._pass(at)
-            if phase_name == "DeclareAttackers" and before_phase in ("BeginCombat", "DeclareAttackers") \
-                    and self.game.phase not in ("BeginCombat", "DeclareAttackers"):
-                self.forced.append(("declare_attackers", {}))  # no creature could attack: phase skipped it
+            elif self.game.phase == phase_name and w == "Priority":
                 return
-        raise CaseFailure(f"setup: could not reach {phase_name}")
+            if w != "Priority" or self.game.stack():
+                raise CaseFailure(f"setup: phase.rs stopped at {self._prompt()} before {phase_name}")
+            self._pass(at)
+        raise CaseFailure(f"setup: phase.rs did not reach {phase_name}")
 
     def _implied_passes(self, at: int, entry: dict[str, Any]) -> None:
         """PROCEDURE.md's pass shorthand: while a player has priority and the next entry is not a ``pass``,
@@ -432,7 +428,8 @@ class _Play:
             return None
         args = entry.get("args")
         if kind == "declare_attackers" and self.game.phase in PAST[kind]:
-            return "not_asked" if args else "automatic"     # phase skipped the declaration: nothing could attack
+            # phase skipped the declaration (nothing could attack), or it was made by an earlier entry
+            return "not_asked" if args or self.attackers_declared else "automatic"
         if kind == "declare_blockers":
             # phase declares no blocks itself for a defending player who cannot block, and asks the others
             if self.game.phase in ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat",
@@ -553,6 +550,7 @@ class _Play:
                           else "Object", "data": tid}
             attacks.append([self._obj(a), target])
         self._apply(seat, {"type": "DeclareAttackers", "data": {"attacks": attacks, "bands": []}}, at)
+        self.attackers_declared = True
 
     def _do_declare_blockers(self, at: int, entry: dict[str, Any]) -> None:
         seat = self.seat[entry["player"]]
@@ -614,8 +612,6 @@ class _Play:
                 w = (e.get("data") or {}).get("winner")
                 if isinstance(w, int):
                     self.winner = self.pid(w)
-            if e["type"] == "BlockersDeclared" and action != "DeclareBlockers":
-                self.forced.append(("declare_blockers", {}))
         if action not in ("ChooseBattleProtector", "ChooseOption"):
             for i, b in before.items():      # a protector phase chose itself (the only possible one)
                 now = self._peek(i)["protector"]
@@ -805,7 +801,6 @@ class PhaseRs:
     def play(self, request: CaseRequest) -> dict[str, Any]:
         """The whole protocol-2 reply as a dict."""
         play = _Play(self.phase, request)
-        play.why = {}
         try:
             play.start()
             for at, entry in enumerate(request.script):
