@@ -214,13 +214,73 @@ class _Play:
                         if a.kind == "MulliganDecision" and a.data["choice"]["type"] == "Keep")
             game.apply(seat, keep)
         self.game = self.engine.load_game(self._board(game.state()))
-        start = self.setup.get("phase", "main")
-        want = {"main": "PreCombatMain", "combat": "DeclareAttackers", "declare_attackers": "DeclareAttackers",
-                "main2": "PostCombatMain"}.get(start)
-        if want is None:
-            raise CaseFailure(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
-        self._advance_to(want, -1)
+        step = self.setup.get("step")
+        if step:
+            self._start_in_combat(step)
+        else:
+            start = self.setup.get("phase", "main")
+            want = {"main": "PreCombatMain", "combat": "DeclareAttackers", "declare_attackers": "DeclareAttackers",
+                    "main2": "PostCombatMain"}.get(start)
+            if want is None:
+                raise CaseFailure(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
+            self._advance_to(want, -1)
         self.checkpoints.append({"after": -1, "state": self.project()})
+
+    def _start_in_combat(self, step: str) -> None:
+        """``setup.step``: attackers already declared (``declare_blockers``), or blockers too
+        (``combat_damage``). The combat is written into phase's state at the end of the step before, with the
+        active player holding priority and the stack empty; the players then pass into the case's step."""
+        before = {"declare_blockers": "DeclareAttackers", "combat_damage": "DeclareBlockers"}.get(step)
+        if before is None:
+            raise CaseFailure(f"setup.step {step!r}: the adapter starts a later step in declare_blockers or "
+                              f"combat_damage")
+        exported = self.game.state()
+        s = exported["state"]
+        ids = {c: i for i, c in self.oid.items()}
+        attackers, blocks = [], {}
+        for pdata in self.setup["players"].values():
+            for content in pdata.values():
+                for cs in content if isinstance(content, list) else []:
+                    props = cs.get("props") or {}
+                    if props.get("attacking") is not None:
+                        t = props["attacking"]
+                        target = ({"type": "Player", "data": self.seat[t]} if t in self.seat else
+                                  {"type": "Battle" if "battle" in self.cards_def[self._card_name(t)].get("types", [])
+                                   else "Planeswalker", "data": ids[t]})
+                        defender = (self.seat[t] if t in self.seat else
+                                    next(a["value"] for a in s["objects"][str(ids[t])].get("chosen_attributes") or []
+                                         if a.get("type") == "Player")
+                                    if target["type"] == "Battle" else s["objects"][str(ids[t])]["controller"])
+                        attackers.append((ids[cs["id"]], target, defender))
+                    if props.get("blocking") is not None:
+                        blocks.setdefault(ids[props["blocking"]], []).append(ids[cs["id"]])
+        blocked = set(blocks)
+        s["combat"] = {
+            "attackers": [{"object_id": i, "attack_target": t, "defending_player": d, "blocked": i in blocked,
+                           "band_id": None} for i, t, d in attackers],
+            "attacked_defenders_this_combat": {str(s["active_player"]): sorted({d for _, _, d in attackers})},
+            "attacking_incarnations_this_combat": [{"object_id": i, "incarnation": 0} for i, _, _ in attackers],
+            "creature_attacked_defenders_this_combat": {str(i): [d] for i, _, d in attackers},
+            "blocker_assignments": {str(a): bs for a, bs in blocks.items()},
+            "blocker_to_attacker": {str(b): [a] for a, bs in blocks.items() for b in bs},
+            "blockers_declared_by": sorted({d for _, _, d in attackers}) if step == "combat_damage" else [],
+            "creature_blocked_attackers_this_combat": [
+                {"attacker": {"object_id": a, "incarnation": 0}, "blocker": {"object_id": b, "incarnation": 0}}
+                for a, bs in blocks.items() for b in bs],
+            "damage_assignments": {}, "damage_step_index": None, "first_strike_done": False,
+            "first_strike_participants": None, "pending_blocker_declaration_events": [], "pending_damage": [],
+            "regular_damage_done": False,
+        }
+        s["phase"] = before
+        active = s["active_player"]
+        s["priority_player"] = active
+        s["waiting_for"] = {"type": "Priority", "data": {"player": active}}
+        self.game = self.engine.load_game(exported)
+        self.attackers_declared = True
+        for _ in range(MAX_AUTO):        # every player passes: the step before ends and the case's step begins
+            if self.game.phase != before or self.wf()["type"] != "Priority" or self.game.stack():
+                return
+            self._pass(-1)
 
     def _board(self, exported: dict[str, Any]) -> dict[str, Any]:
         s = exported["state"]
@@ -404,7 +464,7 @@ class _Play:
         if taken is not None:
             self._outcome(at, entry, taken)
             return
-        snapshot = self.game.state() if kind == "cast" else None
+        snapshot = self.game.state() if kind in ("cast", "cast_transformed") else None
         n_events = len(self._step(at))
         try:
             getattr(self, "_do_" + kind)(at, entry)
@@ -587,14 +647,27 @@ class _Play:
                                         "controller_damage": 0}}, at)
 
     def _do_cast_transformed(self, at: int, entry: dict[str, Any]) -> None:
+        """310.11b: accept or decline to cast the Siege transformed; with ``{targets: [...]}`` the targets of
+        the spell cast, chosen as phase asks for them."""
         seat = self.seat[entry["player"]]
         self._require(seat, "OptionalEffectChoice")
-        want = bool(entry.get("args"))
+        args = entry.get("args")
+        want = bool(args)
         act = next((a for a in self.game.actions()
                     if a.kind == "DecideOptionalEffect" and a.data.get("accept") is want), None)
         if act is None:
             raise _Refused(f"phase.rs offers no DecideOptionalEffect accept={want}")
         self._apply(seat, act, at)
+        for t in (args.get("targets") or []) if isinstance(args, dict) else []:
+            if self.wf()["type"] != "TargetSelection":
+                raise _Refused(f"phase.rs asks for no target of the spell cast transformed (waiting for "
+                               f"{self._prompt()})")
+            want_t = self._target(t)
+            choose = next((a for a in self.game.actions()
+                           if a.kind == "ChooseTarget" and a.data.get("target") == want_t), None)
+            if choose is None:
+                raise _Refused(f"phase.rs does not offer {t} as a target")
+            self._apply(seat, choose, at)
 
     # -- events ---------------------------------------------------------------------------------
     def _record(self, at: int, action: str, before: dict[int, dict[str, Any]], events: list[dict[str, Any]]) -> None:
