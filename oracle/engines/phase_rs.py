@@ -17,20 +17,24 @@ How a case is played:
   phase pairs seats 0+1 and 2+3), every mulligan kept, and in turn 1's upkeep the exported
   ``Game.state()`` is edited -- zones, life, tapped, summoning sickness (entered this turn), counters
   (a battle's defense counters, a planeswalker's loyalty), protector (``chosen_attributes``),
-  controller and owner, P/T set by the case, attachments -- and loaded back (``Engine.load_game``).
-  The players then pass priority with an empty stack into the step the case starts in (the precombat
-  main phase, or the declare attackers step), so phase itself checks state-based actions on the board.
+  controller and owner, attachments -- and loaded back (``Engine.load_game``). The players then pass
+  priority with an empty stack into the step the case starts in (the precombat main phase, or the declare
+  attackers step), so phase itself checks state-based actions on the board. ``setup.step`` (attackers, or
+  attackers and blockers, already declared) writes the combat into the state at the end of the step
+  before. A power or toughness set by the case cannot be placed (``load_game`` rehydrates every object's
+  printed characteristics from its card): such a case is an ``error`` saying so.
 - **Decisions**: each script entry becomes a ``GameAction`` (cast with its targets, pass priority, declare
   attackers and blockers, choose a battle's protector, assign combat damage, cast the Siege transformed).
   An entry phase refuses is ``refused`` (phase's error text is not a reason code: ``reason_codes: false``).
   A decision phase takes itself (a Siege's only possible protector, no blocks where nothing can block,
   no attackers where nothing can attack) makes the entry naming that option ``automatic`` and an entry
   naming another option ``not_asked``.
-- **Priority**: the reference engine asks for priority in combat only with a non-empty stack (assumption
-  ``mtg:A-priority``); phase gives priority in every step. Where the script's next entry is not a priority
-  decision and phase waits for priority with an empty stack in a combat step (or its beginning), every
-  player passes automatically; ``end_main`` is the active player's pass in a main phase with an empty stack,
-  the other players passing after it.
+- **Priority**: phase gives priority in every step, as ``cases/mtg/PROCEDURE.md`` does (assumption
+  ``mtg:A-priority``), and the adapter applies its pass shorthand: while a player has priority and the
+  next script entry is not a ``pass``, ``cast`` or ``end_main`` of that player, that player passes (an
+  implied pass, in no decision's outcome); ``end_main`` is the active player's pass in a main phase with an
+  empty stack; an exhausted script passes while the stack is empty, up to the active player's decision in a
+  main phase.
 - **Report** (protocol 2, level ``steps``): ``decisions``; ``checkpoints`` (the exported state after each
   entry, projected to the Magic ``final`` vocabulary); ``steps`` (the events phase reports per action,
   mapped to the vocabulary only where phase gives a direct counterpart -- see ``EVENTS``; no
