@@ -47,7 +47,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import __version__
 from ..core.errors import EngineStartError
 from ..model import CaseReply, CaseRequest, Hello
 from . import phase_cards
@@ -904,4 +903,4 @@ def engine() -> PhaseRs:
     return PhaseRs()
 
 
-__all__ = ["engine", "PhaseRs", "INSTALL_HINT", "ABILITIES", "EVENTS", "__version__"]
+__all__ = ["engine", "PhaseRs", "INSTALL_HINT", "ABILITIES", "EVENTS"]
