@@ -3,12 +3,19 @@
 - CLI start: wall time of ``tcg-oracle --version`` in a fresh interpreter (median), next to a bare
   ``python -c pass``; and whether ``run`` imports z3 or hypothesis (it must not).
 - Engine time per golden case: every loaded case on the in-process reference engine, median of repeats
-  per case; the median, 90th percentile and maximum over the cases.
+  per case; the median, 90th percentile and maximum over the cases. Again with checkpoints (the state
+  after each script entry, protocol 2), as ``serve`` sends them and an in-process run computes them for
+  the cases that read them.
 - JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
   process per case, and their ratio.
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 2x
   and 4x, seconds per case at each size (flat = linear).
 - Rendering the HTML report of 10,000 results: seconds and file size.
+- Z3 (``oracle/smt/bench.py``): a legality verdict on a 6x6 Magic board, next to the reference engine's
+  and the brute force's; block-count enumeration by z3 against the brute force.
+- Legal decisions (:mod:`oracle.core.legality`) at every decision point of every golden case: time per
+  point to replay the prefix and enumerate (median of repeats per point; the median, 90th percentile and
+  maximum over the points), candidates tried, legal decisions found.
 
 Figures are printed, never asserted: speed is measured here, not by tests.
 """
@@ -87,6 +94,34 @@ def engine_time(requests: list[Any], repeats: int) -> dict[str, float]:
             "p90": per_case[int(0.9 * (len(per_case) - 1))], "max": per_case[-1]}
 
 
+def legality_time(requests: list[Any], repeats: int = 1) -> dict[str, float]:
+    """:func:`oracle.core.legality.legal_decisions` at every script entry of every golden case (the replay of
+    the prefix included, as the harness asks it), median of ``repeats`` per point."""
+    from .core.legality import legal_decisions
+
+    per_point, tried, legal, most = [], 0, 0, 0
+    for req in {r.game: r for r in requests if r.script}.values():  # warm up: each game's modules imported
+        legal_decisions(req, 0)
+    for req in requests:
+        for i in range(len(req.script)):
+            times = []
+            try:
+                for _ in range(repeats):
+                    t = time.perf_counter()
+                    p = legal_decisions(req, i)
+                    times.append(time.perf_counter() - t)
+            except Exception:  # a case that errs is not timed
+                break
+            per_point.append(statistics.median(times))
+            tried, legal, most = tried + p.tried, legal + p.count, max(most, p.tried)
+    if not per_point:
+        return {}
+    per_point.sort()
+    return {"points": len(per_point), "median": statistics.median(per_point),
+            "p90": per_point[int(0.9 * (len(per_point) - 1))], "max": per_point[-1],
+            "tried": tried, "legal": legal, "most_tried": most}
+
+
 def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, float]:
     from .harness.adapters import SubprocessEngine
 
@@ -144,10 +179,21 @@ def measure(quick: bool = False) -> dict[str, Any]:
     figures["run_imports"] = heavy_imports_of_run()
     requests = _requests()
     figures["engine"] = engine_time(requests, 5 if quick else 30)
+    figures["legality"] = legality_time(requests, 3 if quick else 10)
+    from .core.game import observing
+
+    with observing(checkpoints=True):
+        figures["engine_checkpoints"] = engine_time(requests, 5 if quick else 30)
     if requests:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
     figures["render"] = render(2000 if quick else 10000)
+    try:
+        from .smt.bench import figures as smt_figures
+    except ImportError:  # z3 not installed: no solver figures
+        pass
+    else:
+        figures["smt"] = smt_figures(quick)
     return figures
 
 
@@ -164,6 +210,16 @@ def _table(fig: dict[str, Any]) -> Any:
     if e:
         t.add_row(f"engine: time per golden case, median of {e['cases']} cases", f"{e['median'] * 1e6:.0f} µs")
         t.add_row("engine: 90th percentile / max", f"{e['p90'] * 1e6:.0f} / {e['max'] * 1e6:.0f} µs")
+    lg = fig.get("legality")
+    if lg:
+        t.add_row(f"legality: time per decision point, median / p90 / max of {lg['points']}",
+                  f"{lg['median'] * 1e6:.0f} / {lg['p90'] * 1e6:.0f} / {lg['max'] * 1e6:.0f} µs")
+        t.add_row("legality: candidates tried / legal found (most at one point)",
+                  f"{lg['tried']:,} / {lg['legal']:,} ({lg['most_tried']:,})")
+    c = fig.get("engine_checkpoints")
+    if c:
+        t.add_row("engine with checkpoints: median / p90 / max",
+                  f"{c['median'] * 1e6:.0f} / {c['p90'] * 1e6:.0f} / {c['max'] * 1e6:.0f} µs")
     p = fig.get("protocol")
     if p:
         t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")
@@ -174,6 +230,11 @@ def _table(fig: dict[str, Any]) -> Any:
     r = fig.get("render")
     if r:
         t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.0f} MB")
+    if fig.get("smt"):
+        from .smt.bench import rows
+
+        for measure_, figure in rows(fig["smt"]):
+            t.add_row(measure_, figure)
     return t
 
 

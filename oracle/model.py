@@ -22,13 +22,20 @@ from pydantic import (
 )
 
 SCHEMA_VERSION = 1
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2)
+"""The protocol versions the harness speaks: a version-1 engine is a ``trace``-level engine with reason codes."""
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:\-]*$"
 CLAUSE_PATTERN = r"^[a-z]+:[A-Za-z0-9_.\-]+$"
 
-Status = Literal["pass", "fail", "error", "skip"]
-STATUSES: tuple[str, ...] = ("pass", "fail", "error", "skip")
+Status = Literal["pass", "fail", "error", "skip", "not_checkable"]
+STATUSES: tuple[str, ...] = ("pass", "fail", "error", "skip", "not_checkable")
+"""``not_checkable``: no expectation of the case can be checked at the engine's observation level."""
+
+Level = Literal["final", "checkpoints", "steps", "trace"]
+LEVELS: tuple[str, ...] = ("final", "checkpoints", "steps", "trace")
+"""Observation levels, weakest first; each includes everything below it (protocol version 2)."""
 
 
 class Frozen(BaseModel):
@@ -201,6 +208,9 @@ class CardSetup(Frozen):
     protector: str | None = None
     attached_to: str | None = None
     face: Literal["front", "back"] | None = None
+    attacking: bool | str | None = Field(default=None, description="With a later setup.step: the card is attacking "
+                                                              "(true, or what it attacks where the game names it)")
+    blocking: str | None = Field(default=None, description="With a later setup.step: the attacker this card blocks")
     props: dict[str, Any] = Field(default_factory=dict, description="Game-specific state")
 
 
@@ -330,6 +340,10 @@ class UnorderedGroup(Frozen):
 
 
 def _item_tag(data: Any) -> str:
+    if isinstance(data, AbsentEvents):
+        return "absent-item"
+    if isinstance(data, UnorderedGroup):
+        return "unordered-item"
     if isinstance(data, dict) and len(data) == 1:
         key = next(iter(data))
         if key in ("absent", "unordered"):
@@ -419,6 +433,12 @@ class Case(Frozen):
 class EngineInfo(Frozen):
     name: str
     version: str = "0"
+    level: Level | None = Field(
+        default=None, description="In results only: the observation level the engine declared in its hello "
+                                  "(`observation`); an engine leaves it out of its hello")
+    reason_codes: bool | None = Field(
+        default=None, description="In results only: whether the engine declared that its refusals carry the "
+                                  "vocabulary's reason codes")
 
 
 class Hello(Frozen):
@@ -433,6 +453,27 @@ class Hello(Frozen):
         description="Per game, the abilities of the game's vocabulary this engine implements; a case whose "
                     "cards use any other is skipped (an engine grows feature by feature). A game left out, "
                     "or no `abilities` at all: every ability.")
+    observation: Level = Field(
+        default="trace",
+        description="Protocol 2: what the engine reports, weakest first -- `final` (end state, winner, and "
+                    "per script entry its outcome in `decisions`), `checkpoints` (+ the observable state after "
+                    "each decision), `steps` (+ the events each decision caused, unordered), `trace` (+ events "
+                    "in ordered moments). Each expectation is checked at the strongest level offered; one that "
+                    "needs more is reported not checkable, never failed. Default (and protocol 1): `trace`.")
+    reason_codes: bool = Field(
+        default=True,
+        description="Protocol 2: refusals carry the game vocabulary's reason codes. `false`: a refusal is "
+                    "checked as refused, its reason is not checked. Default (and protocol 1): true.")
+    events: dict[str, list[str]] | None = Field(
+        default=None,
+        description="Protocol 2: per game, the event kinds the engine reports; an expectation naming another "
+                    "kind is not checkable (never a fail). A game left out, or no `events`: every kind.")
+
+    @property
+    def v1(self) -> bool:
+        """Protocol 1: level trace with reason codes, and an entry absent from the trace was never reached
+        (protocol 2: never asked, when later entries were)."""
+        return self.protocol_version < 2
 
 
 class CaseRequest(Frozen):
@@ -458,13 +499,81 @@ class TraceEntry(Frozen):
     clause: str | None = None
 
 
+Outcome = Literal["accepted", "refused", "automatic", "not_asked"]
+
+
+class DecisionOutcome(Frozen):
+    """What the engine did with one script entry (protocol 2)."""
+
+    at: int = Field(ge=0, description="Index (from 0) of the script entry")
+    outcome: Outcome = Field(
+        description="`accepted`; `refused` (with `reason` when the engine declares `reason_codes`); "
+                    "`automatic` -- the engine took this decision itself because it had exactly one legal "
+                    "option (the script entry names that option; it counts as accepted); `not_asked` -- the "
+                    "engine never asked for this decision (an attempt at a decision it took automatically)")
+    reason: str | None = Field(default=None, description="The refusal's reason code (refused only)")
+
+
+class Checkpoint(Frozen):
+    """The observable state after one script entry: everything that entry caused, up to the engine asking
+    for the next one (a refused entry's checkpoint equals the one before it)."""
+
+    after: int = Field(ge=-1, description="Index of the script entry; -1: the state before the first one")
+    state: dict[str, Any] = Field(description="Same shape as `final`: {players: ..., cards: ...}")
+
+
+class StepEvent(Frozen):
+    kind: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Step(Frozen):
+    """The events one script entry caused, as an unordered bag (protocol 2, level `steps`)."""
+
+    after: int = Field(ge=-1, description="Index of the script entry; -1: events before the first decision")
+    events: list[StepEvent] = Field(default_factory=list)
+
+
 class CaseReply(Frozen):
     type: Literal["result"] = "result"
     id: str
-    trace: list[TraceEntry] = Field(default_factory=list)
+    trace: list[TraceEntry] = Field(default_factory=list, description="Level `trace`: events in ordered moments")
     final: dict[str, Any] = Field(default_factory=dict)
     winner: str | None = None
+    decisions: list[DecisionOutcome] | None = Field(
+        default=None, description="Protocol 2 (every level): per script entry its outcome. Derived from the "
+                                  "`trace` (decided / rejected events) when left out at level `trace`")
+    checkpoints: list[Checkpoint] | None = Field(
+        default=None, description="Protocol 2, level `checkpoints` and above: the observable state after "
+                                  "each script entry")
+    steps: list[Step] | None = Field(
+        default=None, description="Protocol 2, level `steps`: the events each script entry caused, unordered. "
+                                  "Derived from the `trace` when left out at level `trace`")
     error: str | None = Field(default=None, description="The engine could not run the case (not a rules answer)")
+
+
+class LegalityRequest(Frozen):
+    """Capability `legality`: would the engine accept `decision` after playing `script` from `setup`?
+    The harness asks this for a `rejected` expectation on an entry the engine took automatically or
+    never asked for."""
+
+    type: Literal["legality"] = "legality"
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    game: str
+    ruleset: str
+    setup: dict[str, Any]
+    script: list[dict[str, Any]] = Field(description="Script entries 0..N-1, played first")
+    cards: dict[str, dict[str, Any]] = Field(description="Card pool entries used by the setup, by name")
+    decision: dict[str, Any] = Field(description="Script entry N: the decision asked about")
+
+
+class LegalityReply(Frozen):
+    type: Literal["legality"] = "legality"
+    id: str
+    accepted: bool = False
+    reason: str | None = Field(default=None, description="The refusal's reason code (when not accepted)")
+    error: str | None = Field(default=None, description="The engine could not answer (not a rules answer)")
 
 
 class Bye(Frozen):
@@ -474,13 +583,52 @@ class Bye(Frozen):
 
 
 # --------------------------------------------------------------------------------------------
+# Optional capability ``legal_blocks`` (issue 12: the z3 agreement checks against any engine).
+# Kept in its own block: an engine that lists "legal_blocks" in hello.capabilities answers these.
+
+
+class LegalBlocksRequest(Frozen):
+    """The board at the block step -- a case setup and the decisions up to the block (the attack) --
+    asking how many block declarations are legal there."""
+
+    type: Literal["legal_blocks"] = "legal_blocks"
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    game: str
+    ruleset: str
+    setup: dict[str, Any]
+    script: list[dict[str, Any]] = Field(description="The decisions up to the block step: the attack")
+    cards: dict[str, dict[str, Any]] = Field(description="Card pool entries used by the setup, by name")
+    enumerate: bool = Field(default=False, description="Also list the legal declarations, not only count them")
+
+
+class LegalBlocksReply(Frozen):
+    type: Literal["legal_blocks"] = "legal_blocks"
+    id: str
+    count: int = Field(ge=0, description="How many legal block declarations (declaring no block is one)")
+    divide: dict[str, int] | None = Field(
+        default=None, description="Per attacker, in how many legal declarations it is blocked (perft's divide)")
+    declarations: list[list[tuple[str, str]]] | None = Field(
+        default=None, description="With enumerate: each legal declaration as [blocker, attacker] pairs")
+
+
+# --------------------------------------------------------------------------------------------
 # Results
+
+
+class Unchecked(Frozen):
+    """An expectation (or a part of one) that could not be checked at the engine's level."""
+
+    what: str = Field(description="The expectation: `events[3]`, `rejected[0].reason`, `final`, ...")
+    needs: str = Field(description="The level it needs (final | checkpoints | steps | trace), or the missing "
+                                   "capability: `reason_codes`, `legality`, `events:KIND`")
+    why: str
 
 
 class Divergence(Frozen):
     """The first place where the engine under test parts from the expectation."""
 
-    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection"]
+    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order"]
     message: str
     index: int | None = Field(default=None, description="Index of the expected item")
     expected: Any = None
@@ -499,6 +647,10 @@ class CaseResult(Frozen):
     divergence: Divergence | None = None
     error: str | None = None
     skip_reason: str | None = None
+    level: Level | None = Field(default=None, description="The engine's observation level for this case")
+    unchecked: list[Unchecked] = Field(
+        default_factory=list, description="What could not be checked at the engine's level (a `pass` or `fail` "
+                                          "case: the rest was checked; `not_checkable`: all of it)")
     file: str | None = None
     line: int | None = None
     title: str | None = None
@@ -525,9 +677,13 @@ class Results(Frozen):
 
     @staticmethod
     def count(cases: list[CaseResult]) -> dict[str, int]:
+        """One count per status; ``not_checkable`` is listed only when some case has it (results of
+        trace-level engines read as before)."""
         out = {s: 0 for s in STATUSES}
         for c in cases:
             out[c.status] += 1
+        if not out["not_checkable"]:
+            del out["not_checkable"]
         return out
 
 
@@ -544,7 +700,8 @@ def json_schema(name: str) -> dict[str, Any]:
     from pydantic import TypeAdapter
 
     if name == "protocol":
-        adapter = TypeAdapter(Union[Hello, CaseRequest, CaseReply, Bye])
+        adapter = TypeAdapter(Union[Hello, CaseRequest, CaseReply, LegalityRequest, LegalityReply, Bye,
+                                    LegalBlocksRequest, LegalBlocksReply])
         schema = adapter.json_schema()
         schema["title"] = f"tcg-oracle protocol v{PROTOCOL_VERSION}"
         return schema

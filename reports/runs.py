@@ -2,7 +2,8 @@
 
 Each :class:`~oracle.model.Results` is one engine run; a merged file may hold several engines (each
 case result names its engine), and shards of one engine join into one column. Two different runs that
-share an engine name and case ids (e.g. two runs of ``reference``) get distinct columns.
+share an engine name and case ids (e.g. two runs of ``reference``), or are of two versions of an engine,
+get distinct columns (and the report's history view, :mod:`.history`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ class EngineRun:
     started: str | None = None
     finished: str | None = None
     ruleset: str | None = None
+    level: str | None = None
+    reason_codes: bool | None = None
     commands: list[str] = field(default_factory=list)
     cases: dict[str, CaseResult] = field(default_factory=dict)
 
@@ -32,6 +35,19 @@ class EngineRun:
         for c in self.cases.values():
             if game is None or c.game == game:
                 out[c.status] += 1
+        return out
+
+
+    def checking(self) -> dict[str, int]:
+        """How much of its cases the engine's observation level let the suite check: ``full`` (pass or fail
+        with nothing left unchecked), ``partly`` (pass or fail, something unchecked), ``none``
+        (not checkable)."""
+        out = {"full": 0, "partly": 0, "none": 0}
+        for c in self.cases.values():
+            if c.status == "not_checkable":
+                out["none"] += 1
+            elif c.status in ("pass", "fail"):
+                out["partly" if c.unchecked else "full"] += 1
         return out
 
 
@@ -63,15 +79,19 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
             by_engine[res.engine.name] = []
         for name, cases in by_engine.items():
             key, n = name, 1
-            while key in runs and owner[key] != id(res) and set(runs[key].cases) & {c.id for c in cases}:
+            version = res.engine.version if name == res.engine.name else "?"
+            while key in runs and owner[key] != id(res) and (set(runs[key].cases) & {c.id for c in cases}
+                                                             or runs[key].version != version):
                 n += 1
                 key = f"{name} ({n})"
             run = runs.get(key)
             if run is None:
-                version = res.engine.version if name == res.engine.name else "?"
                 run = runs[key] = EngineRun(key=key, name=name, version=version,
                                             spec=engine_spec(name, res.command), started=res.started,
-                                            finished=res.finished, ruleset=res.ruleset)
+                                            finished=res.finished, ruleset=res.ruleset,
+                                            level=res.engine.level if name == res.engine.name else None,
+                                            reason_codes=res.engine.reason_codes if name == res.engine.name
+                                            else None)
                 owner[key] = id(res)
             run.partial = run.partial or res.partial
             if res.command and res.command not in run.commands:
@@ -80,6 +100,7 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
                 run.finished = res.finished
             for c in cases:
                 run.cases[c.id] = c
+                run.level = run.level or c.level
     return list(runs.values())
 
 
@@ -88,14 +109,15 @@ def rate(part: int, whole: int) -> float:
 
 
 def summary(runs: list[EngineRun], games: list[str]) -> list[dict[str, Any]]:
-    """Rows per game (and ``all``): for each engine, counts per status, total and pass rate."""
+    """Rows per game (and ``all``): for each engine, counts per status, total and pass rate (of the cases
+    run and checkable at the engine's observation level)."""
     rows = []
     for game in [*games, None]:
         cells = []
         for run in runs:
             counts = run.counts(game)
             total = sum(counts.values())
-            ran = total - counts["skip"]
+            ran = total - counts["skip"] - counts["not_checkable"]
             cells.append({"counts": counts, "total": total, "pass_rate": rate(counts["pass"], ran),
                           "widths": {s: rate(counts[s], total) for s in STATUSES}})
         rows.append({"game": game or "all", "cells": cells})

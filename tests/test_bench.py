@@ -69,3 +69,14 @@ def test_run_imports_neither_z3_nor_hypothesis():
     from oracle.bench import heavy_imports_of_run
 
     assert heavy_imports_of_run() == []
+
+
+def test_bench_measures_legality_at_every_decision_point():
+    from oracle.bench import legality_time
+    from oracle.harness.request import make_request
+    from oracle.loader import load_suite
+
+    requests = [make_request(lc.case, lc.case.rulesets[0]) for lc in load_suite(games=["ijinden"]).cases[:3]]
+    fig = legality_time(requests)
+    assert fig["points"] == sum(len(r.script) for r in requests)
+    assert 0 < fig["median"] <= fig["p90"] <= fig["max"] and fig["legal"] >= fig["points"] > 0

@@ -98,11 +98,11 @@ def test_run_selects_with_k(tmp_path):
                for c in data["cases"])
 
 
-def test_unknown_ruleset_skips_everything(tmp_path):
+def test_an_unknown_ruleset_is_bad_usage(tmp_path):
     r = cli("run", "--game", "ijinden", "--ruleset", "no-such-edition", "--results", str(tmp_path / "r.json"),
             "--report", "")
-    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert r.returncode == 0 and data["summary"]["skip"] == len(data["cases"]) > 0
+    assert r.returncode == 2 and "unknown ruleset" in r.stderr and "ijinden-rulecard-2.0-231225" in r.stderr
+    assert not (tmp_path / "r.json").exists(), "bad usage is said before the run"
 
 
 @pytest.mark.parametrize("args, words", [
@@ -124,15 +124,27 @@ def test_run_imports_neither_z3_nor_hypothesis(tmp_path):
 
 
 def test_the_recorded_command_reproduces_the_run(tmp_path):
-    """results.json's command is shell-quoted: pasted into a shell it gives the same arguments back."""
+    """results.json's command is shell-quoted, names no path of this machine (the interpreter of a cmd:
+    engine by its name) and leaves out where the run wrote: run again, it gives the same results."""
     import shlex
 
-    args = ["run", "--game", "ijinden", "-k", "d1.tie or d1.zero", "--engine", "cmd:tcg-oracle serve",
-            "--results", str(tmp_path / "r.json"), "--report", ""]
-    r = cli(*args)
+    python = Path(sys.executable)
+    selection = ["run", "--game", "ijinden", "-k", "d1.tie or d1.zero"]
+    r = cli(*selection, "--engine", "cmd:" + shlex.join([str(python), "-m", "oracle", "serve"]),
+            "--results", str(tmp_path / "r.json"), "--report", "", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    command = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["command"]
-    assert shlex.split(command) == ["tcg-oracle", *args]
+    first = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    argv = shlex.split(first["command"])
+    assert argv == ["tcg-oracle", *selection, "--engine", f"cmd:{python.name} -m oracle serve"]
+
+    env = {**os.environ, "PATH": f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    again = subprocess.run([sys.executable, "-m", "oracle", *argv[1:], "--results", "again.json", "--report", ""],
+                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    assert again.returncode == 0, again.stderr
+    second = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
+    assert second["command"] == first["command"]
+    assert [(c["id"], c["status"]) for c in second["cases"]] == [(c["id"], c["status"]) for c in first["cases"]]
+    assert len(first["cases"]) >= 2
 
 
 def test_k_matches_the_abilities_a_case_uses(tmp_path):

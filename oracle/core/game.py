@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, Iterator, Protocol, TypeVar
 
-from ..model import CaseReply, CaseRequest, TraceEntry
-from .script import GameOver, Script
+from ..model import CaseReply, CaseRequest, Checkpoint, DecisionOutcome, TraceEntry
+from .script import DecisionPoint, GameOver, Script, Stopped
 from .trace import Trace
 from .vocabulary import Vocabulary
 
@@ -36,11 +38,49 @@ class GameModule:
     seed: str
     vocabulary: Vocabulary
     rules: str
-    setup_problems: Callable[[Any], list] | None = None
-    """Optional: game-specific located errors of a case's setup (``[((field, ...), message), ...]``)."""
 
     def run(self, request: CaseRequest) -> CaseReply:
         return importlib.import_module(self.rules).run(request)
+
+    def explicit_script(self, request: CaseRequest) -> list[dict[str, Any]]:
+        """The request's script with any shorthand of the game written out (Magic: implied passes); a game
+        without one returns it as it is. Legality questions are asked of explicit scripts."""
+        expand = getattr(importlib.import_module(self.rules), "explicit_script", None)
+        return list(request.script) if expand is None else expand(request)
+
+    @property
+    def legality(self) -> str:
+        """The module of the game's decision enumeration (``legality.py`` beside ``rules``)."""
+        return self.rules.rsplit(".", 1)[0] + ".legality"
+
+
+PROBE: ContextVar[Callable[[Any], Callable[[DecisionPoint], None]] | None] = ContextVar("probe", default=None)
+"""Set by :mod:`oracle.core.legality` only: given the state just built, the callback for the point where the
+script runs out (it stops the game there, so the state and the point can be examined)."""
+
+
+@dataclass(frozen=True)
+class Observe:
+    """What a run reports beyond the trace and the decisions: ``checkpoints`` (the state after each
+    script entry: one projection per entry read, so only when asked -- ``serve`` always, an in-process
+    run when a case's checks read them); ``stop_after`` -- a legality query: stop once entry N is decided."""
+
+    checkpoints: bool = False
+    stop_after: int | None = None
+
+
+DEFAULT = Observe()
+OBSERVE: ContextVar[Observe | None] = ContextVar("tcg_oracle_observe", default=None)
+
+
+@contextmanager
+def observing(**options: Any) -> Iterator[None]:
+    """Run reference engines with these :class:`Observe` options inside the block."""
+    token = OBSERVE.set(Observe(**options))
+    try:
+        yield
+    finally:
+        OBSERVE.reset(token)
 
 
 def run_procedure(
@@ -51,20 +91,39 @@ def run_procedure(
 ) -> CaseReply:
     """Build the state from the setup, play the script to its end (or to a win), project the end state.
 
-    Script errors (a missing or left-over decision) propagate: the runner reports them as ``error``.
+    The reply carries the trace and, when :data:`OBSERVE` asks for more than the default (``serve``, a
+    legality query, a case whose checks read checkpoints), each entry's outcome (``decisions``; by default
+    the harness derives them from the trace, where they are the decided / rejected events) and the state
+    after it (``checkpoints``, the same projection as ``final``). Script errors (a missing or left-over
+    decision) propagate: the runner reports them as ``error``. Under ``Observe(stop_after=N)`` play stops
+    once entry N is decided, and the reply's last decision is that entry's outcome.
     """
+    opts = OBSERVE.get() or DEFAULT
     trace = Trace()
     state = build(request, trace)
-    script = Script(request.script, trace)
+    probe = PROBE.get()
+    script = Script(request.script, trace, (lambda: project(state)) if opts.checkpoints else None,
+                    opts.stop_after, at_end=probe(state) if probe is not None else None)
     winner = None
+    final = None
     try:
         play(state, script)
+    except Stopped:
+        pass
     except GameOver as over:
         winner = over.winner
-        script.finish("the game is over")
+        final = project(state)
+        script.finish("the game is over", final)
     else:
-        script.finish("the engine reached the end of the procedure")
+        final = project(state)
+        script.finish("the engine reached the end of the procedure", final)
+    if final is None:
+        final = project(state)
     entries = [TraceEntry.model_construct(moment=e.moment, kind=e.kind, args=e.args, clause=e.clause)
                for e in trace.entries]
-    return CaseReply.model_construct(type="result", id=request.id, trace=entries,
-                                     final=project(state), winner=winner, error=None)
+    decisions = [DecisionOutcome.model_construct(at=i, outcome=o, reason=r)
+                 for i, (o, r) in enumerate(script.outcomes)] if opts is not DEFAULT else None
+    checkpoints = [Checkpoint.model_construct(after=i - 1, state=st) for i, st in enumerate(script.checkpoints)] \
+        if opts.checkpoints else None
+    return CaseReply.model_construct(type="result", id=request.id, trace=entries, final=final, winner=winner,
+                                     decisions=decisions, checkpoints=checkpoints, steps=None, error=None)

@@ -35,6 +35,14 @@ class Refusal(Exception):
         super().__init__(f"{reason}: {detail}" if detail else reason)
 
 
+class Stopped(Exception):
+    """A legality query's decision has been taken (accepted or refused): play stops there."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        super().__init__(f"stopped after decision {at}")
+
+
 class GameOver(Exception):
     """Raised when a player has won; the engine stops."""
 
@@ -43,13 +51,64 @@ class GameOver(Exception):
         super().__init__(f"game over, winner {winner}")
 
 
-class Script:
-    __slots__ = ("decisions", "cursor", "trace")
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """Where the engine asks for a decision: who decides, which kinds, at which clause, and the checks.
 
-    def __init__(self, decisions: list[dict[str, Any]], trace: Trace) -> None:
+    :meth:`judge` is the one check of a decision at this point, used by :meth:`Script.decide` and by
+    :mod:`oracle.core.legality`: the kind (``other``, default ``unexpected_decision``), the player
+    (``wrong_player``), then the game's ``validate`` (its rule reasons, in the game's documented order).
+    """
+
+    player: str
+    kinds: tuple[str, ...]
+    clause: str
+    validate: Callable[[Decision], Any]
+    other: Callable[[Decision], str] | None = None
+    optional: bool = False
+    wrong_player: str = "not_your_decision"
+
+    def judge(self, d: Decision) -> Any:
+        """The parsed decision, or :class:`Refusal` with the first reason that applies."""
+        if d.kind not in self.kinds:
+            raise Refusal(self.other(d) if self.other else "unexpected_decision",
+                          f"expected {' or '.join(self.kinds)} of {self.player}")
+        if d.player != self.player:
+            raise Refusal(self.wrong_player, f"{self.player} decides at {self.clause}")
+        return self.validate(d)
+
+
+class Script:
+    """The decisions, consumed in order. It also records what protocol 2 reports of each entry: its
+    outcome (``outcomes``: at -> (outcome, reason)) and, when ``observe`` is given, the observable state
+    after it (``checkpoints``: taken when the engine asks for the next entry, or at the end)."""
+
+    __slots__ = ("decisions", "cursor", "trace", "outcomes", "observe", "checkpoints", "stop_after",
+                 "_unchanged_at", "at_end")
+
+    def __init__(self, decisions: list[dict[str, Any]], trace: Trace,
+                 observe: Callable[[], dict[str, Any]] | None = None, stop_after: int | None = None,
+                 at_end: Callable[[DecisionPoint], None] | None = None) -> None:
         self.decisions = [Decision(i, d["player"], d["kind"], d.get("args")) for i, d in enumerate(decisions)]
         self.cursor = 0
         self.trace = trace
+        self.outcomes: list[tuple[str, str | None]] = []
+        self.observe = observe
+        self.checkpoints: list[dict[str, Any]] = []  # index N+1: the state after entry N (0: before entry 0)
+        self.stop_after = stop_after
+        self._unchanged_at = -1  # trace length right after a refusal: nothing has happened since
+        self.at_end = at_end
+        """Called with the point where the script runs out, before it returns ``None`` or raises
+        :class:`MissingDecision` (:mod:`oracle.core.legality` stops the game there)."""
+
+    def _checkpoint(self) -> None:
+        """The state now is the state after the entry before the cursor (or before the first entry).
+        After a refusal with nothing emitted since, it is the previous checkpoint (a refusal changes
+        nothing), shared rather than projected again."""
+        if self.checkpoints and len(self.trace.entries) == self._unchanged_at:
+            self.checkpoints.append(self.checkpoints[-1])
+        else:
+            self.checkpoints.append(self.observe())  # type: ignore[misc]
 
     @property
     def exhausted(self) -> bool:
@@ -75,28 +134,39 @@ class Script:
         code for a decision of another kind (default ``unexpected_decision``), ``wrong_player`` the code
         for a decision of the right kind by another player. With ``optional`` (an
         open point) an exhausted script returns ``None``; otherwise it is a :class:`MissingDecision`.
+        The point is a :class:`DecisionPoint`: :mod:`oracle.core.legality` judges decisions through it too.
         """
+        point = DecisionPoint(player, kinds, clause, validate, other, optional, wrong_player)
         while True:
             d = self.peek()
             if d is None:
+                if self.at_end is not None:
+                    self.at_end(point)
                 if optional:
                     return None
                 raise MissingDecision(player, kinds, clause, self.cursor)
+            if self.observe is not None:
+                self._checkpoint()
             self.cursor += 1
             try:
-                if d.kind not in kinds:
-                    raise Refusal(other(d) if other else "unexpected_decision",
-                                  f"expected {' or '.join(kinds)} of {player}")
-                if d.player != player:
-                    raise Refusal(wrong_player, f"{player} decides at {clause}")
-                parsed = validate(d)
+                parsed = point.judge(d)
             except Refusal as r:
                 self.trace.emit("rejected", r.clause or clause, at=d.at, player=d.player, reason=r.reason)
+                self.outcomes.append(("refused", r.reason))
+                self._unchanged_at = len(self.trace.entries)
+                if d.at == self.stop_after:
+                    raise Stopped(d.at) from None
                 continue
             self.trace.emit("decided", clause, at=d.at, player=d.player, decision=d.kind)
+            self.outcomes.append(("accepted", None))
+            if d.at == self.stop_after:
+                raise Stopped(d.at)
             return d, parsed
 
-    def finish(self, why: str) -> None:
-        """The game is over or the procedure ended: nothing may be left in the script."""
+    def finish(self, why: str, final: dict[str, Any] | None = None) -> None:
+        """The game is over or the procedure ended: nothing may be left in the script. ``final`` (the
+        end state) is the checkpoint of the last entry."""
         if not self.exhausted:
             raise LeftoverDecisions(self.cursor, len(self.decisions) - self.cursor, why)
+        if self.observe is not None and self.decisions:
+            self.checkpoints.append(final if final is not None else self.observe())

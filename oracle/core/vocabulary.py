@@ -31,6 +31,20 @@ class AbilitySpec:
     source: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class StepSpec:
+    """A later step a case's setup may start at (``setup.step``) and the battle state it then holds:
+    how many cards may be ``attacking`` (each tapped / asleep when ``attackers_tapped``; naming what it
+    attacks when ``target``), and whether cards may be ``blocking`` an attacker."""
+
+    name: str
+    doc: str
+    attackers: tuple[int, int | None] = (1, None)
+    target: bool = False
+    blockers: bool = False
+    attackers_tapped: bool = True
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     game: str
@@ -41,7 +55,7 @@ class Vocabulary:
     abilities: dict[str, AbilitySpec]
     player_fields: dict[str, str] = field(default_factory=dict)
     card_fields: dict[str, str] = field(default_factory=dict)
-    steps: dict[str, str] = field(default_factory=dict)
+    steps: dict[str, StepSpec] = field(default_factory=dict)
     """The later steps a case's setup may start at (``setup.step``), each with what the setup then holds."""
     players: tuple[int, int | None] = (2, None)
     """How many players a setup may have (at least, at most; None = no limit)."""
@@ -61,7 +75,9 @@ def specs(*items):
 
 # Events every game shares. Games add their own; the names are namespaced by the case's game.
 CORE_EVENTS: tuple[EventSpec, ...] = (
-    EventSpec("decided", ("at", "player", "decision"), "A decision of the script was accepted", "at"),
+    EventSpec("decided", ("at", "player", "decision", "automatic"),
+              "A decision of the script was accepted (`automatic: true`: the engine took it itself, as the "
+              "only legal option)", "at"),
     EventSpec("rejected", ("at", "player", "reason"), "A decision was refused; nothing changed", "at"),
     EventSpec("won", ("player",), "A player wins the game", "player"),
     EventSpec("lost", ("player",), "A player loses the game", "player"),
@@ -92,4 +108,18 @@ def markdown(voc: Vocabulary) -> str:
     out += [f"| `{e.kind}` | {', '.join(e.fields)} | {cell(e.doc)} |" for e in voc.events.values()]
     out += ["", "| refusal reason | meaning |", "|---|---|"]
     out += [f"| `{r}` | {cell(doc)} |" for r, doc in voc.reasons.items()]
+    if voc.steps:
+        out += ["", "| `setup.step` | the setup holds | what happens first |", "|---|---|---|"]
+        for s in voc.steps.values():
+            low, high = s.attackers
+            held = ("no attacking card" if high == 0 else
+                    f"{low}{'' if high == low else ' or more' if high is None else f' to {high}'} card(s) marked "
+                    f"`attacking: {'<player or card id>' if s.target else 'true'}`"
+                    + (" (tapped)" if s.attackers_tapped else "")
+                    + ("; cards marked `blocking: <attacker id>`" if s.blockers else ""))
+            out += [f"| `{s.name}` | {cell(held)} | {cell(s.doc)} |"]
+    out += ["", "| final-state field | type and meaning |", "|---|---|"]
+    out += [f"| `players.<p>.{z}` | list of card ids (or a count, in a case) |" for z in voc.zones]
+    out += [f"| `players.<p>.{f}` | {cell(doc)} |" for f, doc in voc.player_fields.items()]
+    out += [f"| `cards.<id>.{f}` | {cell(doc)} |" for f, doc in voc.card_fields.items()]
     return "\n".join(out)

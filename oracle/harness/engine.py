@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from .. import __version__, registry
-from ..model import CaseReply, CaseRequest, EngineInfo, Hello
+from ..core.errors import OracleError
+from ..model import CaseReply, CaseRequest, EngineInfo, Hello, LegalityReply, LegalityRequest
 
 
 @runtime_checkable
@@ -23,6 +24,10 @@ class Engine(Protocol):
     def close(self) -> None:
         """Release the engine (end its process)."""
 
+    # optional (capability ``legality``):
+    # def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
+    #     """Would the engine accept ``request.decision`` after playing ``request.script``?"""
+
 
 class ReferenceEngine:
     """The reference engines of every registered game, in process."""
@@ -32,13 +37,35 @@ class ReferenceEngine:
 
     def hello(self) -> Hello:
         return Hello(engine=EngineInfo(name="reference", version=__version__), games=self.games,
-                     capabilities=[])
+                     capabilities=["legality"])
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
         return registry.get(request.game).run(request)
 
+    def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
+        return reference_legality(request)
+
     def close(self) -> None:
         pass
+
+
+def reference_legality(request: LegalityRequest) -> LegalityReply:
+    """The reference engine's answer to a legality query: replay the script, then the decision; stop
+    once it is decided (accepted, or refused with its reason)."""
+    from ..core.game import observing  # noqa: PLC0415
+
+    at = len(request.script)
+    case = CaseRequest(id=request.id, game=request.game, ruleset=request.ruleset, setup=request.setup,
+                       script=[*request.script, request.decision], cards=request.cards)
+    try:
+        with observing(stop_after=at):
+            reply = registry.get(request.game).run(case)
+    except OracleError as exc:
+        return LegalityReply(id=request.id, error=f"decision {at} could not be reached: {exc}")
+    last = (reply.decisions or [None])[-1]
+    if last is None or last.at != at:
+        return LegalityReply(id=request.id, error=f"decision {at} was never asked (the game ended before it)")
+    return LegalityReply(id=request.id, accepted=last.outcome != "refused", reason=last.reason)
 
 
 def make_engine(spec: str) -> Engine:

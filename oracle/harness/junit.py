@@ -3,12 +3,14 @@ message is the first divergence, its text the ruling and the expected and actual
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..model import CaseResult, Results
+from ..outputs import write_atomic
 
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -35,6 +37,13 @@ def _detail(c: CaseResult) -> str:
     return _clean("\n".join(x for x in lines if x))
 
 
+def not_checkable_reason(c: CaseResult) -> str:
+    """Why a ``not_checkable`` case was not checked: each expectation with the level it needs."""
+    parts = [f"{u.what} needs {u.needs}" for u in c.unchecked]
+    return (f"not checkable at level {c.level or '?'}: " + "; ".join(parts)) if parts else \
+        f"not checkable at level {c.level or '?'}"
+
+
 def to_xml(results: Results) -> ET.Element:
     root = ET.Element("testsuites", name=f"tcg-oracle {results.engine.name} {results.engine.version}")
     games: dict[str, list[CaseResult]] = {}
@@ -44,7 +53,7 @@ def to_xml(results: Results) -> ET.Element:
     for game, cases in games.items():
         counts = {"tests": len(cases), "failures": sum(c.status == "fail" for c in cases),
                   "errors": sum(c.status == "error" for c in cases),
-                  "skipped": sum(c.status == "skip" for c in cases)}
+                  "skipped": sum(c.status in ("skip", "not_checkable") for c in cases)}
         for k, v in counts.items():
             totals[k] += v
         suite = ET.SubElement(root, "testsuite", name=f"tcg-oracle.{game}",
@@ -66,15 +75,16 @@ def to_xml(results: Results) -> ET.Element:
                               type="error").text = _detail(c)
             elif c.status == "skip":
                 ET.SubElement(tc, "skipped", message=_clean(c.skip_reason or "skipped"))
+            elif c.status == "not_checkable":
+                ET.SubElement(tc, "skipped", message=_clean(not_checkable_reason(c)))
     for k, v in totals.items():
         root.set(k, str(v))
     return root
 
 
 def write_junit(results: Results, path: Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     tree = ET.ElementTree(to_xml(results))
     ET.indent(tree)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
-    return path
+    buf = io.BytesIO()
+    tree.write(buf, encoding="utf-8", xml_declaration=True)
+    return write_atomic(path, buf.getvalue())

@@ -1,9 +1,12 @@
-"""``tcg-oracle merge RESULTS.json... --out FILE``: join shards, or runs of several engines, into one file.
+"""``tcg-oracle merge RESULTS.json... --out FILE [--junit FILE] [--baseline FILE]``: join shards, or runs of
+several engines, into one file; with ``--baseline``, gate the merged run (exit 1 only on regressions).
 
 - Runs of one engine (same name and version) are joined into one :class:`Results`: each case once, in the
   order of the whole run (each result carries ``order``, its position in the selection before sharding;
   the case-file errors every shard repeats come first, once), counts recomputed, ``partial`` if any part
-  was, ``started``/``finished`` spanning the parts. Merged shards equal the whole run but for timing.
+  was, ``started``/``finished`` spanning the parts, the command that of the whole run (the shards' commands
+  without ``--shard``, when they agree). Merged shards equal the whole run but for timing, wherever each
+  shard ran: results record no path of the machine (see :mod:`oracle.portable`).
 - Runs of several engines are one results document too: the engines' cases one engine after the other,
   each case result naming its ``engine`` (the top-level ``engine`` lists the names, ``summary`` counts all);
   ``tcg-oracle report`` splits it back into columns, as does :func:`split_engines`.
@@ -12,14 +15,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from ..model import CaseResult, EngineInfo, Results
+from ..limits import loads_json
+from ..model import STATUSES, CaseResult, EngineInfo, Results
+from ..outputs import write_json
+from ..text import printable
+from .shards import missing_shards
 
 
 class MergeError(ValueError):
@@ -29,7 +35,7 @@ class MergeError(ValueError):
 def read_results(path: Path) -> list[Results]:
     """A results file: one results document, or a list of them (a merge of several engines)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads_json(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise MergeError(f"{path}: cannot read results: {exc}") from None
     items = data if isinstance(data, list) else [data]
@@ -74,8 +80,16 @@ def merge_runs(runs: list[Results], names: list[str] | None = None) -> Results:
     return Results(engine=first.engine, ruleset=common("ruleset"), suite_version=first.suite_version,
                    started=min(r.started for r in runs),
                    finished=max((r.finished for r in runs if r.finished), default=None),
-                   partial=any(r.partial for r in runs), command=common("command"),
+                   partial=any(r.partial for r in runs), command=_command(runs),
                    cases=cases, summary=Results.count(cases))
+
+
+def _command(runs: list[Results]) -> str | None:
+    """The command of the whole run: the parts' commands, each without its ``--shard I/N``, when they agree."""
+    from ..portable import without_shard  # noqa: PLC0415
+
+    commands = {without_shard(r.command) for r in runs}
+    return commands.pop() if len(commands) == 1 else None
 
 
 def merge(runs: list[Results], names: list[str] | None = None) -> Results:
@@ -105,7 +119,9 @@ def split_engines(results: Results) -> list[Results]:
     out = []
     for name in engines:
         cases = [c for c in results.cases if (c.engine or results.engine.name) == name]
-        out.append(results.model_copy(update={"engine": EngineInfo(name=name, version=results.engine.version),
+        level = next((c.level for c in cases if c.level), None)  # each case records its engine's level
+        out.append(results.model_copy(update={"engine": EngineInfo(name=name, version=results.engine.version,
+                                                                   level=level),
                                               "cases": cases, "summary": Results.count(cases)}))
     return out
 
@@ -126,15 +142,31 @@ def main(args: argparse.Namespace) -> int:
     except MergeError as exc:
         print(f"tcg-oracle merge: {exc}", file=sys.stderr)
         return 2
+    missing = missing_shards([r.command for r in runs])
+    if missing:  # shard 1/2 alone must not look like the whole run
+        print(f"tcg-oracle merge: warning: shards missing: {missing}; the merged results are partial",
+              file=sys.stderr)
+        merged = merged.model_copy(update={"partial": True, "aborted": f"shards missing: {missing}"})
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(json.dumps(dump(merged), ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(out)
+    try:
+        write_json(out, dump(merged))
+    except OSError as exc:
+        print(f"tcg-oracle merge: cannot write {exc}", file=sys.stderr)
+        return 2
     for r in split_engines(merged):
         s = r.summary
-        print(f"{r.engine.name}: {len(r.cases)} case(s), "
-              + ", ".join(f"{s.get(k, 0)} {k}" for k in ("pass", "fail", "error", "skip"))
+        print(f"{printable(r.engine.name)}: {len(r.cases)} case(s), "
+              + ", ".join(f"{s.get(k, 0)} {k}" for k in STATUSES if k in s or k != "not_checkable")
+              + (f" (level {r.engine.level})" if r.engine.level else "")
               + (" (partial)" if r.partial else ""))
     print(f"merged {len(args.inputs)} file(s) into {out}")
+    if getattr(args, "junit", None):
+        from .junit import write_junit
+
+        write_junit(merged, Path(args.junit))
+    if getattr(args, "baseline", None):  # shards merged on a CI fleet: one gate for the whole run
+        from .baseline import gate
+
+        code = gate(merged, args.baseline)
+        return 1 if code == 0 and merged.partial else code
     return 0

@@ -1,6 +1,11 @@
-"""``tcg-oracle serve [--game G]``: the reference engine behind the JSON-lines protocol (its reference
-implementation). Writes ``hello``, then answers each ``case`` line with one ``result`` line until ``bye``
-or end of input. A request it cannot read is answered with a ``result`` carrying ``error``.
+"""``tcg-oracle serve [--game G] [--observation LEVEL] [--no-reason-codes] [--automatic]``: the reference
+engine behind the JSON-lines protocol (its reference implementation). Writes ``hello``, then answers each
+``case`` line with one ``result`` line and each ``legality`` line with one ``legality`` line, until
+``bye`` or end of input. A request it cannot read is answered with a ``result`` carrying ``error``.
+
+``--observation`` plays an engine of a weaker level (protocol 2): the full reply is projected down to
+what that level reports (:func:`oracle.harness.views.project`); ``--no-reason-codes`` drops refusal
+reasons; ``--automatic`` plays an engine that takes forced decisions itself (see :func:`automatic`).
 """
 
 from __future__ import annotations
@@ -8,53 +13,185 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import BinaryIO
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Callable, Iterator
 
 from pydantic import ValidationError
 
 from .. import __version__, registry
 from ..core.errors import OracleError, ScriptError
-from ..model import CaseReply, CaseRequest, EngineInfo, Hello
+from ..limits import (JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
+                      json_depth_exceeds)
+from ..model import (CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,
+                     TraceEntry)
 from . import jsonl
+from .views import project
 
 
-def answer(line: bytes, games: list[str]) -> CaseReply | None:
-    """The reply to one request line; ``None`` for ``bye``."""
+@dataclass(frozen=True)
+class Behaviour:
+    """The engine ``serve`` plays: its observation level, reason codes, forced decisions."""
+
+    observation: str = "trace"
+    reason_codes: bool = True
+    automatic: bool = False
+
+    @property
+    def name(self) -> str:
+        """``reference``, or e.g. ``reference-final-no-codes-automatic`` (runs side by side in a report)."""
+        if self == Behaviour():
+            return "reference"
+        return "-".join(["reference", self.observation] + ["no-codes"] * (not self.reason_codes)
+                        + ["automatic"] * self.automatic)
+
+    def hello(self, games: list[str]) -> Hello:
+        extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
+        return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
+                     capabilities=["legality"], **extra)
+
+
+def _players(request: CaseRequest, entry: dict[str, Any]) -> list[Any]:
+    return list(request.setup.get("players", {}))
+
+
+OPTIONS: dict[tuple[str, str], Callable[[CaseRequest, dict[str, Any]], list[Any]]] = {
+    ("mtg", "choose_protector"): _players,
+}
+"""Decisions whose options ``--automatic`` can list (the arguments an entry of that kind may name). A
+battle's protector is a player (CR 310.8); only an opponent of its controller is legal."""
+
+
+def only_option(request: CaseRequest, at: int) -> bool:
+    """Whether script entry ``at`` had exactly one legal option where it was asked: each option the
+    decision could name is put to the reference engine (a legality query after entries 0..at-1)."""
+    from .engine import reference_legality  # noqa: PLC0415
+
+    entry = request.script[at]
+    options = OPTIONS.get((request.game, entry["kind"]))
+    if options is None:
+        return False
+    legal = 0
+    for option in options(request, entry):
+        query = LegalityRequest(id=request.id, game=request.game, ruleset=request.ruleset, setup=request.setup,
+                                script=request.script[:at], cards=request.cards, decision={**entry, "args": option})
+        legal += reference_legality(query).accepted
+        if legal > 1:
+            return False
+    return legal == 1
+
+
+def automatic(request: CaseRequest, reply: CaseReply) -> CaseReply:
+    """The reply of an engine that takes forced decisions itself: an accepted entry that had exactly one
+    legal option (:func:`only_option`; decisions of :data:`OPTIONS`) is ``automatic`` (a ``decided`` event
+    with ``automatic: true``), and the refused entries of the same kind just before it, at the same
+    point, were never asked (``not_asked``; their ``rejected`` events disappear)."""
+    if reply.decisions is None:
+        return reply
+    outcome = {d.at: d for d in reply.decisions}
+    auto: set[int] = set()
+    unasked: set[int] = set()
+    for d in reply.decisions:
+        kind = request.script[d.at]["kind"]
+        if d.outcome != "accepted" or (request.game, kind) not in OPTIONS or not only_option(request, d.at):
+            continue
+        auto.add(d.at)
+        n = d.at - 1
+        while n >= 0 and n in outcome and outcome[n].outcome == "refused" and request.script[n]["kind"] == kind:
+            unasked.add(n)
+            n -= 1
+    if not auto:
+        return reply
+    decisions = [DecisionOutcome(at=d.at, outcome="automatic") if d.at in auto else
+                 DecisionOutcome(at=d.at, outcome="not_asked") if d.at in unasked else d for d in reply.decisions]
+    trace: list[TraceEntry] = []
+    for e in reply.trace:
+        at = e.args.get("at")
+        if e.kind == "rejected" and at in unasked:
+            continue
+        if e.kind == "decided" and at in auto:
+            e = e.model_copy(update={"args": {**e.args, "automatic": True}})
+        trace.append(e)
+    return reply.model_copy(update={"decisions": decisions, "trace": trace})
+
+
+def play(request: CaseRequest, behaviour: Behaviour = Behaviour()) -> CaseReply:
+    """The reference engine's reply to a case as ``behaviour``'s engine sends it (also used in process by
+    the level tests)."""
+    from ..core.game import observing  # noqa: PLC0415
+
+    with observing(checkpoints=True):
+        reply = registry.get(request.game).run(request)
+    if behaviour.automatic:
+        reply = automatic(request, reply)
+    return project(reply, behaviour.observation, reason_codes=behaviour.reason_codes)
+
+
+def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> LegalityReply:
+    from .engine import reference_legality  # noqa: PLC0415
+
+    reply = reference_legality(request)
+    return reply if behaviour.reason_codes else reply.model_copy(update={"reason": None})
+
+
+def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) -> CaseReply | LegalityReply | None:
+    """The reply to one request line; ``None`` for ``bye``. A request past a limit of
+    :mod:`oracle.limits` (nesting, zone sizes) is answered with an error, and serving goes on."""
+    if json_depth_exceeds(line):
+        return CaseReply(id="", error=f"malformed request: JSON nested deeper than {JSON_MAX_DEPTH} levels: "
+                                      f"{jsonl.trim(line)}")
     try:
-        request = CaseRequest.model_validate_json(line)
+        data = json.loads(line)
+    except ValueError:
+        data = None
+    model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
+    try:
+        request = model.model_validate_json(line)
     except ValidationError as exc:
-        try:
-            data = json.loads(line)
-        except ValueError:
-            data = None
         if isinstance(data, dict) and data.get("type") == "bye":
             return None
         rid = str(data.get("id", "")) if isinstance(data, dict) else ""
-        return CaseReply(id=rid, error=f"malformed request ({exc.error_count()} problem(s): "
-                                       f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): "
-                                       f"{jsonl.trim(line)}")
+        why = (f"malformed request ({exc.error_count()} problem(s): "
+               f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
+        return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
+    too_big = check_setup_sizes(request.setup) + check_ints(request.setup, ("setup",))
+    if len(request.script) > SCRIPT_MAX_DECISIONS:
+        too_big.append((("script",), f"{len(request.script):,} decisions; the limit is {SCRIPT_MAX_DECISIONS:,}"))
+    if too_big:
+        loc, why = too_big[0]
+        why = f"request too large: {'.'.join(map(str, loc))}: {why}"
+        return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
+                                                                                                 error=why)
     if request.game not in games:
-        return CaseReply(id=request.id, error=f"this engine plays {', '.join(games)}, not {request.game}")
+        why = f"this engine plays {', '.join(games)}, not {request.game}"
+        return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
+                                                                                                 error=why)
     from .runner import error_text  # noqa: PLC0415
 
     try:
-        return registry.get(request.game).run(request)
+        if isinstance(request, LegalityRequest):
+            return legality(request, behaviour)
+        return play(request, behaviour)
     except ScriptError as exc:  # the same text as an in-process run (runner.run_case)
-        return CaseReply(id=request.id, error=f"script: {exc}")
+        why = f"script: {exc}"
     except OracleError as exc:
-        return CaseReply(id=request.id, error=str(exc))
+        why = str(exc)
     except Exception as exc:  # noqa: BLE001 - a bug costs its case, as in process
-        return CaseReply(id=request.id, error=error_text(exc))
+        why = error_text(exc)
+    return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id, error=why)
 
 
-def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO) -> int:
-    hello = Hello(engine=EngineInfo(name="reference", version=__version__), games=games, capabilities=[])
+def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO, behaviour: Behaviour = Behaviour()) -> int:
+    hello = behaviour.hello(games)
     stdout.write(jsonl.encode(hello))
     stdout.flush()
-    for line in stdin:
+    for line in _lines(stdin):
         if not line.strip():
             continue
-        reply = answer(line, games)
+        try:
+            reply = answer(line, games, behaviour) if len(line) <= LINE_MAX_BYTES else CaseReply(
+                id="", error=f"request line longer than {LINE_MAX_BYTES:,} bytes: {jsonl.trim(line[:200])}")
+        except RecursionError:  # a request no check foresaw: answered, and serving goes on
+            reply = CaseReply(id="", error=f"malformed request: nested too deeply: {jsonl.trim(line)}")
         if reply is None:
             break
         stdout.write(_dump(reply))
@@ -62,11 +199,21 @@ def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO) -> int:
     return 0
 
 
-def _dump(reply: CaseReply) -> bytes:
+def _lines(stdin: BinaryIO) -> Iterator[bytes]:
+    """Request lines; a line past :data:`LINE_MAX_BYTES` is read only that far (the rest is skipped), so
+    its length, not its content, reaches :func:`answer`."""
+    while line := stdin.readline(LINE_MAX_BYTES + 1):
+        if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            while (more := stdin.readline(1 << 20)) and not more.endswith(b"\n"):
+                pass
+        yield line
+
+
+def _dump(reply: CaseReply | LegalityReply) -> bytes:
     try:
         return jsonl.encode(reply)
     except Exception as exc:  # noqa: BLE001 - e.g. a value JSON cannot hold
-        return jsonl.encode(CaseReply(id=reply.id, error=f"reply cannot be written as JSON: {exc}"))
+        return jsonl.encode(type(reply)(id=reply.id, error=f"reply cannot be written as JSON: {exc}"))
 
 
 def main(args: argparse.Namespace) -> int:
@@ -77,6 +224,9 @@ def main(args: argparse.Namespace) -> int:
               f"{', '.join(registry.names())}", file=sys.stderr)
         return 2
     try:
-        return serve(games, sys.stdin.buffer, sys.stdout.buffer)
+        behaviour = Behaviour(observation=getattr(args, "observation", None) or "trace",
+                              reason_codes=not getattr(args, "no_reason_codes", False),
+                              automatic=bool(getattr(args, "automatic", False)))
+        return serve(games, sys.stdin.buffer, sys.stdout.buffer, behaviour)
     except KeyboardInterrupt:
         return 0

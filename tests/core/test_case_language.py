@@ -125,14 +125,34 @@ def test_unordered_members_are_distinct_moments_between_the_neighbours():
 
 def test_state_after_decision_n_from_checkpoints():
     exp = {"after": [{"decision": 0, "state": {"cards": {"a": {"attacker": True}}}}]}
-    good = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": True}}}}]) \
-        if "checkpoints" in CaseReply.model_fields else None
-    if good is None:
-        pytest.skip("the reply has no checkpoints yet (protocol v2, branch levels)")
-    assert compare(case(exp), good).status == "pass"
+    good = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": True}}}}])
+    v = compare(case(exp), good)
+    assert v.status == "pass" and v.asserted == ["ijinden:A3"]  # the event that made a an attacker
     bad = reply(checkpoints=[{"after": 0, "state": {"cards": {"a": {"attacker": False}}}}])
     v = compare(case(exp), bad)
     assert v.status == "fail" and v.divergence.what == "after" and "after decision 0" in v.divergence.message
+    v = compare(case(exp), reply(checkpoints=[{"after": 1, "state": {}}]))
+    assert v.status == "fail" and "no state after decision 0" in v.divergence.message
+
+
+def test_after_is_not_checkable_without_checkpoints_and_absent_needs_steps():
+    from oracle.model import Hello
+
+    final_only = Hello(protocol_version=2, engine={"name": "x"}, games=["ijinden"], observation="final")
+    exp = {"after": [{"decision": 0, "state": {"cards": {"a": {"attacker": True}}}}], "absent": [{"won": "bob"}],
+           "events": [{"drew": "alice"}, {"absent": [{"slept": "a"}]}, {"won": "alice"}]}
+    v = compare(case(exp), reply(), hello=final_only)
+    assert v.status == "not_checkable"
+    assert {(u.what, u.needs) for u in v.unchecked} == {("after", "checkpoints"), ("absent", "steps"),
+                                                        ("events", "steps")}
+    steps = Hello(protocol_version=2, engine={"name": "x"}, games=["ijinden"], observation="steps")
+    from oracle.harness.views import steps_from_trace
+
+    stepped = CaseReply(id="t.case", steps=steps_from_trace(TRACE))
+    v = compare(case({"absent": [{"drew": "alice"}]}), stepped, hello=steps)
+    assert v.status == "fail" and v.divergence.what == "absent" and "step 0" in v.divergence.message
+    v = compare(case(exp | {"after": []}), stepped, hello=steps)
+    assert v.status == "pass" and ("events[1]", "trace") in {(u.what, u.needs) for u in v.unchecked}
 
 
 # ------------------------------------------------------------------------------------------ validate
@@ -184,3 +204,88 @@ def test_the_new_items_load(root):  # noqa: F811
     ex = suite.cases[0].case.expect
     assert ex.events[0].contains and ex.events[1].absent[0].kind == "won"
     assert [len(m.events) for m in ex.events[2].unordered] == [1, 1] and ex.after[0].decision == 0
+
+
+# ------------------------------------------------------------------------------------------ setup.step
+
+IJINDEN_STEP = """\
+id: t.step
+game: ijinden
+rulesets: [ijinden-rulecard-2.0-231225]
+title: a later-step setup
+source: {kind: external, document: d, edition: "1", page: "1", quote: q}
+rules: ["ijinden:B1"]
+setup:
+  active: alice
+  step: resolution
+  players:
+    alice: {battlefield: [{id: a, card: テスト用イジン, power: 1000, sleeping: true, attacking: true}]}
+    bob: {battlefield: [{id: b, card: テスト用イジン, power: 1000, blocking: a}]}
+script:
+  - {bob: {choose_attacker: a}}
+expect:
+  winner: null
+"""
+
+DM_STEP = """\
+id: t.dmstep
+game: duelmasters
+rulesets: [dm-seed-crossgear-era]
+title: a later-step setup
+source: {kind: external, document: d, edition: "1", page: "1", quote: q}
+rules: ["duelmasters:A3"]
+setup:
+  active: alice
+  step: block
+  players:
+    alice: {battlefield: [{id: a, card: 試験用バニラ, power: 1000, tapped: true, attacking: bob}]}
+    bob: {battlefield: [{id: c, card: 試験用バニラ, power: 1000, tapped: true}], shields: 1}
+expect:
+  winner: null
+"""
+
+
+@pytest.mark.parametrize("text, change, field, words", [
+    (IJINDEN_STEP, ("step: resolution", "step: blocking"), "setup.step", "unknown step 'blocking'"),
+    (IJINDEN_STEP, ("  step: resolution\n", ""), "setup.players.alice.battlefield[0].attacking",
+     "need a setup.step"),
+    (IJINDEN_STEP, ("step: resolution", "step: block"), "setup.players.bob.battlefield[0].blocking",
+     "after the blockers are declared"),
+    (IJINDEN_STEP, ("sleeping: true, attacking: true", "attacking: true"), "setup.players.alice.battlefield[0].attacking",
+     "sleeping: true"),
+    (IJINDEN_STEP, ("attacking: true", "attacking: bob"), "setup.players.alice.battlefield[0].attacking",
+     "attacking: true"),
+    (IJINDEN_STEP, ("blocking: a", "blocking: b"), "setup.players.bob.battlefield[0].blocking",
+     "not an attacking card"),
+    (IJINDEN_STEP, ("power: 1000, sleeping: true, attacking: true", "power: 1000"), "setup.step", "1 or more attacking"),
+    (IJINDEN_STEP, ("step: resolution", "step: after_battle"), "setup.players.alice.battlefield[0].attacking",
+     "need a setup.step"),
+    (DM_STEP, ("attacking: bob", "attacking: true"), "setup.players.alice.battlefield[0].attacking",
+     "name what the card attacks"),
+    (DM_STEP, ("attacking: bob", "attacking: alice"), "setup.players.alice.battlefield[0].attacking",
+     "not an opponent"),
+    (DM_STEP, ("{id: c, card: 試験用バニラ, power: 1000, tapped: true}", "{id: c, card: 試験用バニラ, power: 1000, "
+               "tapped: true, attacking: bob}"), "setup.players.bob.battlefield[0].attacking", "active player's"),
+    (DM_STEP, ("alice: {battlefield: [{id: a, card: 試験用バニラ, power: 1000, tapped: true, attacking: bob}]}",
+               "alice: {battlefield: [{id: a, card: 試験用バニラ, tapped: true, attacking: bob}, "
+               "{id: a2, card: 試験用バニラ, tapped: true, attacking: c}]}"),
+     "setup.players.alice.battlefield[0].attacking", "at most 1"),
+])
+def test_step_misuse_is_a_located_error(tmp_path, text, change, field, words):
+    from oracle.loader import load_suite
+
+    assert change[0] in text
+    p = tmp_path / "step.yaml"
+    p.write_text(text.replace(*change), encoding="utf-8")
+    errors = load_suite([p]).errors
+    assert any(e.field == field and words in e.message and e.line and e.case_id for e in errors), \
+        [str(e) for e in errors]
+
+
+@pytest.mark.parametrize("text", [IJINDEN_STEP, DM_STEP])
+def test_a_coherent_later_step_setup_loads(tmp_path, text):
+    from oracle.loader import load_suite
+
+    p = tmp_path / "step.yaml"
+    p.write_text(text, encoding="utf-8")
+    assert not load_suite([p]).errors

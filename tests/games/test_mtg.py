@@ -353,7 +353,7 @@ _STEP_CASE = """- id: mtg.bad.step
   setup:
     active: alice
 {step}    players:
-      alice: {{battlefield: [{{id: x, card: Oracle Bear, tapped: true, props: {{attacking: bob}}}}]}}
+      alice: {{battlefield: [{{id: x, card: Oracle Bear, tapped: true, attacking: bob}}]}}
       bob: {{battlefield: [{{id: y, card: Oracle Archer{blocking}}}]}}
   expect: {{final: {{players: {{bob: {{life: 20}}}}}}}}
 """
@@ -367,17 +367,29 @@ def _step_errors(tmp_path, step: str, blocking: str = "") -> list[str]:
 
 
 def test_an_attacker_in_a_setup_that_starts_before_combat_is_a_located_error(tmp_path):
+    """The loader's generic step check with Magic's steps (setups.py)."""
     errors = _step_errors(tmp_path, "")
     assert len(errors) == 1, errors
-    assert "bad.yaml:" in errors[0] and "setup.players.alice.battlefield[0].props.attacking" in errors[0]
-    assert "before attackers are declared" in errors[0]
+    assert "bad.yaml:" in errors[0] and "setup.players.alice.battlefield[0].attacking" in errors[0]
+    assert "need a setup.step" in errors[0]
 
 
 def test_a_blocker_needs_the_combat_damage_step(tmp_path):
-    errors = _step_errors(tmp_path, "    step: declare_blockers\n", ", props: {blocking: x}")
-    assert len(errors) == 1 and "props.blocking" in errors[0] and "combat_damage" in errors[0], errors
-    assert _step_errors(tmp_path, "    step: combat_damage\n", ", props: {blocking: x}") == []
+    errors = _step_errors(tmp_path, "    step: declare_blockers\n", ", blocking: x")
+    assert len(errors) == 1 and "battlefield[0].blocking" in errors[0] and "combat_damage" in errors[0], errors
+    assert _step_errors(tmp_path, "    step: combat_damage\n", ", blocking: x") == []
     assert any("unknown step" in e for e in _step_errors(tmp_path, "    step: blockers\n"))
+
+
+def test_an_attack_on_the_active_players_own_siege_can_be_set_up(tmp_path):
+    """310.8b: a Siege's controller may attack it, so a setup may hold such an attack (its protector an opponent)."""
+    f = tmp_path / "mtg" / "own.yaml"
+    f.parent.mkdir(exist_ok=True)
+    f.write_text(_STEP_CASE.format(step="    step: declare_blockers\n", blocking="").replace(
+        "attacking: bob}]}", "attacking: s}, {id: s, card: Siege of Cinderfall Keep, protector: bob}]}"),
+        encoding="utf-8")
+    assert "attacking: s}" in f.read_text(encoding="utf-8")
+    assert [str(e) for e in load_suite([f]).errors] == []
 
 
 def test_a_declared_attack_in_the_setup_is_in_the_final_state_until_combat_ends():
@@ -385,3 +397,30 @@ def test_a_declared_attack_in_the_setup_is_in_the_final_state_until_combat_ends(
     assert [e.args for e in reply.trace if e.kind == "decided"] == [{"at": 0, "player": "bob",
                                                                      "decision": "declare_blockers"}]
     assert kinds(reply, "became_blocker") == [({"card": "y", "attacker": "x"}, "mtg:310.8c")]
+
+
+def test_with_no_attackers_the_end_of_combat_step_still_happens():
+    """506.1: "The declare blockers and combat damage steps are skipped if no creatures are declared as attackers"
+    -- the end of combat step is not."""
+    reply = run_case("mtg.attack.refused-untyped-battle-own-controller")
+    tail = [e.kind for e in reply.trace][-2:]
+    assert tail == ["decided", "combat_ended"]
+    assert not any(e.kind in ("became_blocker", "damaged") for e in reply.trace)
+
+
+def test_explicit_script_writes_out_the_implied_passes_and_plays_the_same():
+    """The shorthand expanded: the passes the engine implied before an entry are inserted there; the explicit
+    script is decided entry for entry and ends in the same state."""
+    lc = next(lc for lc in suite().cases if lc.case.id == "mtg.priority.instant-in-declare-blockers-with-empty-stack")
+    request = make_request(lc.case, RULESET)
+    game = registry.get(GAME)
+    explicit = game.explicit_script(request)
+    # 507.2, 508.2, 509.2: the active player first in each step, then the other; the step ends when both pass
+    assert [(e["player"], e["kind"]) for e in explicit][:8] == [
+        ("alice", "pass"), ("bob", "pass"),                       # beginning of combat
+        ("alice", "declare_attackers"), ("alice", "pass"), ("bob", "pass"),
+        ("bob", "declare_blockers"), ("alice", "pass"), ("bob", "cast")]
+    full = request.model_copy(update={"script": explicit})
+    a, b = game.run(request), game.run(full)
+    assert a.final == b.final
+    assert sum(e.kind == "decided" for e in b.trace) == len(explicit)

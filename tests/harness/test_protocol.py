@@ -22,7 +22,11 @@ def test_hello_round_trip():
     (b"", "empty"),
     (b"ready!", "is not JSON"),
     (b'{"type": "hello", "games": []}', "engine"),
-    (b'{"type": "hello", "protocol_version": 2, "engine": {"name": "x"}, "games": []}', "protocol version 2"),
+    (b'{"type": "hello", "protocol_version": 3, "engine": {"name": "x"}, "games": []}', "protocol version 3"),
+    (b'{"type": "hello", "protocol_version": 1, "engine": {"name": "x"}, "games": [], "observation": "final"}',
+     "protocol 2 fields"),
+    (b'{"type": "hello", "protocol_version": 2, "engine": {"name": "x"}, "games": [], "observation": "moments"}',
+     "observation"),
 ])
 def test_bad_hello_says_what_to_fix(line, says):
     with pytest.raises(EngineStartError, match=says):
@@ -40,8 +44,13 @@ def test_reply_checks_id_and_quotes_trimmed_bytes():
 
 def test_protocol_schema_has_every_message():
     text = json.dumps(json_schema("protocol"))
-    for name in ("Hello", "CaseRequest", "CaseReply", "Bye", "TraceEntry"):
+    for name in ("Hello", "CaseRequest", "CaseReply", "Bye", "TraceEntry", "LegalityRequest", "LegalityReply",
+                 "DecisionOutcome", "Checkpoint", "Step"):
         assert name in text
+    hello = json_schema("protocol")["$defs"]["Hello"]["properties"]
+    assert {"observation", "reason_codes", "events"} <= set(hello)
+    assert hello["observation"]["enum"] == ["final", "checkpoints", "steps", "trace"]
+    assert "not checkable" in hello["observation"]["description"]
 
 
 def test_serve_speaks_the_protocol(toy):

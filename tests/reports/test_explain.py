@@ -71,6 +71,10 @@ def test_unknown_and_partial_ids(toy, capsys):
     code, out = _explain("unblocked")                            # the only id containing it
     assert code == 0 and "An unblocked attack wins" in out
     assert main(Namespace(case_id="nothing-like-it", engine="reference")) == 2
+    code, out = _explain("rtoy.win.unblokced")                   # a typo: the nearest ids, by spelling
+    assert code == 2 and "Did you mean: rtoy.win.unblocked" in out
+    code, out = _explain("RTOY.FIGHT.TEI")
+    assert code == 2 and "Did you mean: rtoy.fight.tie" in out
     assert main(Namespace(case_id="rtoy.xss.title", engine="no-such-kind")) == 2
     assert "<script>alert(1)</script>" in capsys.readouterr().out  # shown as text, not markup
 
@@ -85,3 +89,22 @@ def test_request_prints_the_exact_protocol_line(toy, capsys):
     msg = json.loads(line)
     assert msg["type"] == "case" and msg["id"] == "rtoy.win.unblocked" and msg["script"] and msg["setup"]
     assert print_request("no.such.case") == 2
+
+
+def test_what_an_engine_level_cannot_show_is_listed(toy):
+    from oracle.harness.serve import Behaviour
+
+    class FinalLevel:  # the reference engine as an engine of level final
+        def hello(self):
+            return Behaviour(observation="final").hello([report_toy.GAME_NAME])
+
+        def run_case(self, request, timeout=None):
+            from oracle.harness.serve import play
+
+            return play(request, Behaviour(observation="final"))
+
+        def close(self):
+            pass
+
+    code, out = _explain("rtoy.fight.tie", engine=FinalLevel())
+    assert "reference-final" in out and "not checked at level final: events needs steps" in out

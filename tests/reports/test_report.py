@@ -81,8 +81,10 @@ def test_summary_per_game_and_engine(toy_results):
     rows = {row["game"]: row for row in ctx["summary"]}
     assert set(rows) == {"rtoy", "all"}
     ref, mut = rows["rtoy"]["cells"]
-    assert ref["counts"] == {"pass": 4, "fail": 0, "error": 0, "skip": 0} and ref["pass_rate"] == 100
-    assert mut["counts"] == {"pass": 2, "fail": 2, "error": 0, "skip": 0} and mut["pass_rate"] == 50
+    assert ref["counts"] == {"pass": 4, "fail": 0, "error": 0, "skip": 0, "not_checkable": 0}
+    assert ref["pass_rate"] == 100
+    assert mut["counts"] == {"pass": 2, "fail": 2, "error": 0, "skip": 0, "not_checkable": 0}
+    assert mut["pass_rate"] == 50
     assert ctx["runs"][1].spec == "py:report_toy:OneAtATime"
 
 
@@ -285,3 +287,32 @@ def test_bench_render_returns_seconds(tmp_path):
     seconds = bench_render(200, engines=2, out=out)
     assert isinstance(seconds, float) and seconds > 0
     assert len(_blob(out.read_text(encoding="utf-8"))["cases"]) == 100
+
+
+def test_levels_in_the_report(tmp_path):
+    """An engine of level final: its level, the not-checkable count apart from the pass rate, and per
+    case what could not be checked with the level it needs."""
+    import sys as _sys
+    from pathlib import Path as _Path
+
+    _sys.path.insert(0, str(_Path(__file__).resolve().parent.parent / "harness"))
+    import level_engines
+
+    from oracle.harness.adapters import PythonEngine
+    from oracle.harness.runner import run_suite
+    from oracle.loader import load_suite
+
+    results = run_suite(PythonEngine(level_engines.final, "final"), load_suite(), games=["ijinden"])
+    ctx = render_mod.build([results])
+    (run,) = ctx["runs"]
+    assert run.level == "final"
+    cell = next(r for r in ctx["summary"] if r["game"] == "all")["cells"][0]
+    n = cell["counts"]
+    assert n["not_checkable"] > 0 and n["fail"] == n["error"] == 0
+    assert cell["pass_rate"] == 100  # not-checkable cases are not counted against the engine
+    ch = run.checking()
+    assert ch["none"] == n["not_checkable"] and ch["full"] + ch["partly"] == n["pass"] and ch["partly"] > 0
+    out = tmp_path / "r.html"
+    render_mod.render_report([results], out)
+    html = out.read_text()
+    assert "not checkable" in html and "in full" in html and '"unc":' in html and '"lv":"final"' in html.replace(" ", "")

@@ -32,16 +32,14 @@ _RENUMBERED = {
 }
 
 
-def cite(ruleset: str, clause: str | None, kind: str = "") -> str | None:
-    """The clause id a trace entry carries under ``ruleset`` for an engine tag in the seed's numbering.
+def cite(ruleset: str, clause: str) -> str:
+    """The clause id the engine cites under ``ruleset`` for a rule in the seed's numbering (State.c).
 
     The current 506.4 names every removal from combat the engine performs ("if its controller or protector
     changes", "if it’s a battle that’s being attacked and stops being a battle", "or becomes a battle"), which
-    20231117.0 left to the March of the Machine release notes and the seed's summary: under the current edition a
-    ``removed_from_combat`` event cites it."""
-    if ruleset != CURRENT or clause is None or not clause.startswith("mtg:"):
+    20231117.0 left to the March of the Machine release notes and the seed's summary: under the current edition
+    a removal from combat cites it (State.removal_clause)."""
+    if ruleset != CURRENT or not clause.startswith("mtg:"):
         return clause
-    if kind == "removed_from_combat":
-        return PREFIX + "506.4"
     number = clause[len("mtg:"):]
     return PREFIX + _RENUMBERED[number] if number in _RENUMBERED else clause

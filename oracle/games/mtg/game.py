@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ...core.game import GameModule
-from .setups import setup_problems
 from .vocabulary import VOCABULARY
 
 GAME = GameModule(name="mtg", title="Magic: The Gathering — battles (CR 310)", seed="003_e59ac1d09f5d2d00.txt", vocabulary=VOCABULARY,
-                  rules="oracle.games.mtg.rules", setup_problems=setup_problems)
+                  rules="oracle.games.mtg.rules")

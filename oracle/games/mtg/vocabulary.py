@@ -36,7 +36,8 @@ EVENTS = specs(
               "510.2/120: a source deals damage to a player, creature, planeswalker or battle", "target"),
     EventSpec("life_changed", ("player", "amount", "life"), "a player's life total changes", "player"),
     EventSpec("unattached", ("card", "from"), "310.9: a battle attached to something becomes unattached", "card"),
-    EventSpec("left_game", ("player",), "800.4a: a player who lost a multiplayer game leaves it", "player"),
+    EventSpec("left_game", ("player",), "800.4a: a player who lost a multiplayer game leaves it (then the objects they "
+              "own move to outside_game and what they still control is exiled)", "player"),
     EventSpec("control_changed", ("card", "player"), "a permanent's controller changes", "card"),
     EventSpec("types_changed", ("card", "types"), "a type-changing effect applies (types: the card types after)", "card"),
     EventSpec("became_copy", ("card", "of"), "a permanent becomes a copy of another permanent", "card"),
@@ -96,7 +97,7 @@ REASONS = {
     "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
 }
 
-ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "stack")
+ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "stack", "outside_game")
 
 ABILITIES = specs(
     AbilitySpec("flying", "", "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
@@ -127,7 +128,7 @@ PLAYER_FIELDS = {
 }
 
 CARD_FIELDS = {
-    "zone": "battlefield | hand | library | graveyard | exile | stack",
+    "zone": "battlefield | hand | library | graveyard | exile | stack | outside_game (left the game with its owner, 800.4a)",
     "owner": "player id",
     "controller": "player id",
     "face": "front | back",

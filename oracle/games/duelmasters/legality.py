@@ -1,0 +1,74 @@
+"""Duel Masters' pseudo-legal decisions, for :mod:`oracle.core.legality` (which filters them through the
+engine's own validators in ``rules.py`` and ``abilities.py``: no rule is repeated here).
+
+Candidates per kind (finite; the validators keep the legal ones):
+- ``attack``: every battlefield card of the active player as the attacker (P1), against every player and
+  every card on the battlefield or in the shields (P4, A1, C1).
+- ``tap_ability``: every battlefield card of the deciding player (P3, N2).
+- ``block``: every battlefield card of the defender (A3); ``no_block``, ``end_turn``: their one form.
+- ``choose_shield``: every shield of every player (U2).
+- ``use`` / ``decline``: every card in the deciding player's hand, shields or battle zone (ダイナモ is
+  declined at the beginning of a battle, N2); ``use`` also with each
+  card of that player's shields as the Ｓ・バック discard (CR113.6).
+- ``choose_target``: every card on the battlefield.
+- ``choose_card``: every card of the looked-at ones to take, the rest to the bottom in every order.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Hashable, Iterator
+
+from ...core.legality import closure, freeze
+from ...core.script import DecisionPoint, Refusal
+from .abilities import REASON_CLAUSE, State
+
+ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card"})
+UNENUMERATED: dict[str, str] = {}
+"""Every Duel Masters decision has finitely many forms that matter."""
+
+
+def refusal_clause(point: DecisionPoint, refusal: Refusal) -> str:
+    """The clause a refused entry is tagged with (``abilities.decide`` tags it by the reason)."""
+    return REASON_CLAUSE.get(refusal.reason, refusal.clause or point.clause)
+
+
+def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
+    board, player = st.board, point.player
+    mine = board.zone(player, "battlefield")
+    field = [cid for p in board.players for cid in board.zone(p, "battlefield")]
+    shields = [cid for p in board.players for cid in board.zone(p, "shields")]
+    for kind in point.kinds:
+        if kind in ("no_block", "end_turn"):
+            yield kind, None
+        elif kind == "attack":
+            for attacker in mine:
+                for target in [*board.players, *field, *shields]:
+                    yield kind, {"attacker": attacker, "target": target}
+        elif kind in ("tap_ability", "block"):
+            for cid in mine:
+                yield kind, cid
+        elif kind == "choose_shield":
+            for cid in shields:
+                yield kind, cid
+        elif kind in ("use", "decline"):
+            for cid in [*board.zone(player, "hand"), *board.zone(player, "shields"), *mine]:
+                yield kind, cid
+                if kind == "use":
+                    for discard in board.zone(player, "shields"):
+                        yield kind, {"card": cid, "discard": discard}
+        elif kind == "choose_target":
+            for cid in field:
+                yield kind, cid
+        elif kind == "choose_card":
+            seen = closure(point, "seen")
+            for take in seen:
+                for bottom in itertools.permutations([c for c in seen if c != take]):
+                    yield kind, {"take": take, "bottom": list(bottom)}
+
+
+def key(kind: str, parsed: Any) -> Hashable:
+    """An attack is its attacker and target; the bottom order of ``choose_card`` is an order."""
+    if kind == "attack" or (kind == "tap_ability" and isinstance(parsed, tuple)):
+        return parsed[0].id, parsed[1]         # the open point parses to (card, target or ability, ...)
+    return freeze(parsed)

@@ -1,0 +1,79 @@
+"""Ijinden's pseudo-legal decisions, for :mod:`oracle.core.legality` (which filters them through the engine's
+own validators in ``rules.py`` and ``abilities.py``: no rule is repeated here).
+
+Candidates per kind (finite; the validators keep the legal ones):
+- ``declare_attackers``: every non-empty subset of the active player's battlefield cards (A1 「自分のイジン」),
+  as a set: the order of the ids is not part of the declaration.
+- ``declare_blockers``: every assignment of each of the defender's battlefield cards to no attacker or one
+  attacker (B1), as ``{attacker: [blockers]}`` sets.
+- ``choose_attacker``: every card on the battlefield (C1a: 「アタッカー1体を選ぶ」).
+- ``activate``: ``{card}``, ``{card, target}``, ``{card, cost}`` for every card as the source and every
+  battlefield card as the target or cost (no Ijinden trigger takes both: a decision naming both is
+  accepted with the unused one ignored, and is not listed apart); ``decline``: every card.
+- ``order_triggers``: every order of the pending triggers of that player.
+- ``discard``: every card in that player's hand (航海).
+- ``end_turn``: its one form.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Hashable, Iterator
+
+from ...core.legality import assignments, closure, freeze, subsets
+from ...core.script import DecisionPoint
+from .state import State
+
+ENUMERATED = frozenset({"declare_attackers", "end_turn", "declare_blockers", "choose_attacker", "activate", "decline", "order_triggers", "discard"})
+UNENUMERATED: dict[str, str] = {}
+"""Every Ijinden decision has finitely many forms that matter."""
+
+
+def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
+    board, player = state.board, point.player
+    mine = [c.id for c in state.on_battlefield(player)]
+    field = [c.id for c in state.on_battlefield()]
+    for kind in point.kinds:
+        if kind == "end_turn":
+            yield kind, None
+        elif kind == "declare_attackers":
+            for ids in subsets(mine):
+                yield kind, ids
+        elif kind == "declare_blockers":
+            attackers = list(state.battle.attackers) if state.battle else []
+            for assignment in assignments(mine, attackers):
+                out: dict[str, list[str]] = {}
+                for blocker, attacker in assignment.items():
+                    out.setdefault(attacker, []).append(blocker)
+                yield kind, out
+        elif kind == "choose_attacker":
+            for cid in field:
+                yield kind, cid
+        elif kind == "activate":
+            for source in board.cards:
+                yield kind, {"card": source}
+                for other in field:
+                    yield kind, {"card": source, "target": other}
+                    yield kind, {"card": source, "cost": other}
+        elif kind == "decline":
+            for cid in board.cards:
+                yield kind, cid
+        elif kind == "order_triggers":
+            for order in itertools.permutations([t.card for t in closure(point, "mine")]):
+                yield kind, list(order)
+        elif kind == "discard":
+            for cid in board.zone(player, "hand"):
+                yield kind, cid
+
+
+def key(kind: str, parsed: Any) -> Hashable:
+    """A declaration is a set; the order of triggers is an order; ``activate`` is its source, target, cost."""
+    if kind == "order_triggers":
+        return tuple(t.card for t in parsed)
+    if kind == "activate":
+        return parsed.get("card"), parsed.get("target"), parsed.get("cost")
+    if kind == "declare_attackers":
+        return frozenset(parsed)
+    if kind == "declare_blockers":
+        return frozenset((attacker, frozenset(blockers)) for attacker, blockers in parsed.items())
+    return freeze(parsed)
