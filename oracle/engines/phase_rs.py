@@ -31,10 +31,10 @@ How a case is played:
   naming another option ``not_asked``.
 - **Priority**: phase gives priority in every step, as ``cases/mtg/PROCEDURE.md`` does (assumption
   ``mtg:A-priority``), and the adapter applies its pass shorthand: while a player has priority and the
-  next script entry is not a ``pass``, ``cast`` or ``end_main`` of that player, that player passes (an
-  implied pass, in no decision's outcome); ``end_main`` is the active player's pass in a main phase with an
-  empty stack; an exhausted script passes while the stack is empty, up to the active player's decision in a
-  main phase.
+  next script entry is not a ``pass`` or ``cast`` of that player, that player passes (an implied pass, in
+  no decision's outcome) -- except the active player's decision in a main phase with an empty stack, which
+  the script states (``cast``, or ``end_main``: that player's pass there); an exhausted script passes while
+  the stack is empty, up to that decision.
 - **Report** (protocol 2, level ``steps``): ``decisions``; ``checkpoints`` (the exported state after each
   entry, projected to the Magic ``final`` vocabulary); ``steps`` (the events phase reports per action,
   mapped to the vocabulary only where phase gives a direct counterpart -- see ``EVENTS``; no
@@ -244,9 +244,8 @@ class _Play:
         for pdata in self.setup["players"].values():
             for content in pdata.values():
                 for cs in content if isinstance(content, list) else []:
-                    props = cs.get("props") or {}
-                    if props.get("attacking") is not None:
-                        t = props["attacking"]
+                    if cs.get("attacking") is not None:      # the card's own fields (oracle/games/mtg/setups.py)
+                        t = cs["attacking"]
                         target = ({"type": "Player", "data": self.seat[t]} if t in self.seat else
                                   {"type": "Battle" if "battle" in self.cards_def[self._card_name(t)].get("types", [])
                                    else "Planeswalker", "data": ids[t]})
@@ -255,8 +254,8 @@ class _Play:
                                          if a.get("type") == "Player")
                                     if target["type"] == "Battle" else s["objects"][str(ids[t])]["controller"])
                         attackers.append((ids[cs["id"]], target, defender))
-                    if props.get("blocking") is not None:
-                        blocks.setdefault(ids[props["blocking"]], []).append(ids[cs["id"]])
+                    if cs.get("blocking") is not None:
+                        blocks.setdefault(ids[cs["blocking"]], []).append(ids[cs["id"]])
         blocked = set(blocks)
         s["combat"] = {
             "attackers": [{"object_id": i, "attack_target": t, "defending_player": d, "blocked": i in blocked,
@@ -421,23 +420,25 @@ class _Play:
         raise CaseFailure(f"setup: phase.rs did not reach {phase_name}")
 
     def _implied_passes(self, at: int, entry: dict[str, Any]) -> None:
-        """PROCEDURE.md's pass shorthand: while a player has priority and the next entry is not a ``pass``,
-        ``cast`` or ``end_main`` of that player, that player passes (an implied pass, not a decision)."""
+        """PROCEDURE.md's pass shorthand: while a player has priority and the next entry is not a ``pass`` or
+        ``cast`` of that player, that player passes (an implied pass, not a decision). The active player's
+        decision in a main phase with an empty stack (``cast`` or ``end_main``) is never implied."""
         seat = self.seat[entry["player"]]
         later = PAST.get(entry["kind"], ())
         for _ in range(MAX_AUTO):
             if self.wf()["type"] != "Priority" or self.game.phase in later:
                 return
-            if entry["kind"] in ("pass", "cast", "end_main") and self.game.priority_player() == seat:
+            if self._open_point():
+                return      # the script's entry is this decision (or refused in its place)
+            if entry["kind"] in PRIORITY_KINDS and self.game.priority_player() == seat:
                 return
             if self._forced_for(entry) is not None:
                 return
-            if self._open_point():
-                return      # the active player's main-phase decision with an empty stack: the turn would end
             self._pass(at)
 
     def _open_point(self) -> bool:
-        return (self.game.phase == "PostCombatMain" and not self.game.stack()
+        """The active player's decision in a main phase with an empty stack (PROCEDURE.md: never implied)."""
+        return (self.game.phase in ("PreCombatMain", "PostCombatMain") and not self.game.stack()
                 and self.game.priority_player() == self.seat[self.setup["active"]])
 
     def finish(self) -> None:
@@ -447,8 +448,7 @@ class _Play:
         for _ in range(MAX_AUTO):
             if self.wf()["type"] != "Priority" or self.game.stack():
                 break
-            if self.game.phase in ("PreCombatMain", "PostCombatMain") \
-                    and self.game.priority_player() == self.seat[self.setup["active"]]:
+            if self._open_point():
                 break
             self._pass(at)
         if self.checkpoints and self.checkpoints[-1]["after"] == at:
