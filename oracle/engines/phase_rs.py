@@ -72,10 +72,14 @@ PRIORITY_KINDS = ("pass", "cast")
 CHOICES = {"declare_blockers": ("DeclareBlockers",), "choose_protector": ("BattleProtectorChoice", "NamedChoice"),
            "assign_combat_damage": ("AssignCombatDamage",), "cast_transformed": ("OptionalEffectChoice",)}
 """The choices phase asks for, by the prompt it waits with."""
+TURN_OVER = ("End", "Cleanup")
+"""The case's turn runs main -> combat -> main2 (PROCEDURE.md): no pass is implied beyond its postcombat main
+phase."""
 PAST = {"declare_attackers": ("DeclareAttackers", "DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat",
-                              "PostCombatMain"),
-        "declare_blockers": ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain"),
-        "assign_combat_damage": ("CombatDamage", "EndCombat", "PostCombatMain")}
+                              "PostCombatMain", *TURN_OVER),
+        "declare_blockers": ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat", "PostCombatMain",
+                             *TURN_OVER),
+        "assign_combat_damage": ("CombatDamage", "EndCombat", "PostCombatMain", *TURN_OVER)}
 """Where phase waits for priority in these steps, the combat decision was made (or taken by phase itself):
 implied passes stop there."""
 MAX_AUTO = 60
@@ -426,7 +430,7 @@ class _Play:
         seat = self.seat[entry["player"]]
         later = PAST.get(entry["kind"], ())
         for _ in range(MAX_AUTO):
-            if self.wf()["type"] != "Priority" or self.game.phase in later:
+            if self.wf()["type"] != "Priority" or self.game.phase in later or self.game.phase in TURN_OVER:
                 return
             if self._open_point():
                 return      # the script's entry is this decision (or refused in its place)
@@ -446,7 +450,7 @@ class _Play:
         in a main phase (PROCEDURE.md)."""
         at = len(self.req.script) - 1
         for _ in range(MAX_AUTO):
-            if self.wf()["type"] != "Priority" or self.game.stack():
+            if self.wf()["type"] != "Priority" or self.game.stack() or self.game.phase in TURN_OVER:
                 break
             if self._open_point():
                 break
@@ -495,8 +499,7 @@ class _Play:
             return "not_asked" if args or self.attackers_declared else "automatic"
         if kind == "declare_blockers":
             # phase declares no blocks itself for a defending player who cannot block, and asks the others
-            if self.game.phase in ("DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat",
-                                   "PostCombatMain") or self.wf()["type"] == "DeclareBlockers":
+            if self.game.phase in PAST[kind] or self.wf()["type"] == "DeclareBlockers":
                 return "not_asked" if args else "automatic"
             return None
         same = [i for i, (k, v) in enumerate(self.forced) if k == kind and self._same(kind, args, v)]
