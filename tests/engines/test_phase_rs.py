@@ -16,7 +16,9 @@ from oracle.loader import load_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = "py:oracle.engines.phase_rs:engine"
-BASELINE = ROOT / "docs" / "phase-rs.baseline.yaml"
+BASELINES = {None: ROOT / "docs" / "phase-rs.baseline.yaml",
+             "cr-20260807": ROOT / "docs" / "phase-rs.cr-20260807.baseline.yaml"}
+"""The committed baseline of each ruleset phase.rs is run under (docs/phase-rs.md; None: the default)."""
 
 if importlib.util.find_spec("phase") is None:
     if os.environ.get("CI"):
@@ -109,13 +111,13 @@ def test_phase_lets_an_animated_battle_attack(engine, cases):
 
 
 @pytest.mark.slow
-def test_the_committed_baseline_holds(tmp_path):
-    if importlib.util.find_spec("oracle.harness.views") is None:
-        pytest.skip("the harness compares by observation level only with protocol 2's comparison "
-                    "(oracle.harness.views, branch levels)")
+@pytest.mark.parametrize("ruleset", list(BASELINES))
+def test_the_committed_baseline_holds(tmp_path, ruleset):
     import subprocess
 
-    done = subprocess.run([sys.executable, "-m", "oracle", "run", "--game", "mtg", "--engine", SPEC,
-                           "--baseline", str(BASELINE), "--results", str(tmp_path / "r.json"), "--report", ""],
+    edition = ["--ruleset", ruleset] if ruleset else []
+    done = subprocess.run([sys.executable, "-m", "oracle", "run", "--game", "mtg", *edition, "--engine", SPEC,
+                           "--baseline", str(BASELINES[ruleset]), "--results", str(tmp_path / "r.json"),
+                           "--report", ""],
                           cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
