@@ -79,6 +79,9 @@ def test_hello_declares_steps_without_reason_codes(engine):
     "mtg.cast.siege-three-players-choose-among-opponents",  # 310.11a: the protector chosen among opponents
     "mtg.damage.spell-any-target-battle",               # a battle is "any target"
     "mtg.siege.zero-defense-stays-while-trigger-on-stack",  # 310.7: the trigger's source stays
+    "mtg.step.declare-blockers-protector-blocks",       # setup.step: the attacker's own attacking: field
+    "mtg.step.combat-damage-unblocked-attacker-hits-battle",  # setup.step: blocking: too
+    "mtg.mp.2hg-untyped-battle-controller-protects",    # 310.8a; passes implied to the main-phase end_main
 ])
 def test_phase_agrees_with_the_ruling(engine, cases, case_id):
     case = cases[case_id]
@@ -121,3 +124,18 @@ def test_the_committed_baseline_holds(tmp_path, ruleset):
                            "--report", ""],
                           cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_no_pass_is_implied_beyond_the_cases_turn(engine, cases):
+    # docs/phase-rs.md, bug 5: phase never asks bob for the protector at decision 5, so its implied passes
+    # run through combat; the declare_blockers entry (8) then finds the end step of the case's turn, and
+    # phase's own skipped declaration stands for it: the adapter does not pass on into the next turn
+    case = cases["mtg.combat.attacked-siege-control-to-protector"]
+    play = phase_rs._Play(engine.phase, make_request(case, case.rulesets[0]))
+    play.start()
+    turn = play.game.state()["state"]["turn_number"]
+    for at, entry in enumerate(play.req.script):
+        play.decide(at, entry)
+    play.finish()
+    assert [d["outcome"] for d in play.decisions][5::3] == ["automatic", "automatic"]
+    assert play.game.state()["state"]["turn_number"] == turn and play.game.phase in phase_rs.TURN_OVER
