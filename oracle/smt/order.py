@@ -119,9 +119,10 @@ ORDERS: tuple[Order, ...] = (
            Step("ijinden:D3", frozenset({"triggered"}), where=_ability_in("undestroy"), label="destroyed-triggers"),
            Step("ijinden:D4", frozenset({"moved"}), where=lambda a, s: a.get("to") == "graveyard"
                 and a.get("from") == "battlefield" and a.get("card") in s.losers, label="to the graveyard"),
-           Step("ijinden:D5", frozenset({"triggered"}),
-                where=_ability_in("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy",
-                                  "netherworld"),
+           Step("ijinden:D5", frozenset({"triggered"}),  # of the cards D4 put there: a card that went to the
+                # graveyard otherwise (a D3 cost) triggers then, nested, not at D5
+                where=lambda a, s: _ability_in("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy",
+                                               "netherworld")(a, s) and a.get("card") in s.losers,
                 label="graveyard-triggers"),
            Step("ijinden:D6", frozenset({"battle_resolution_ended"}), label="resolution ends")),
           "D1 < D2 < D3 < D4 < D5 < D6 within one battle resolution.", scope="resolution"),

@@ -34,8 +34,17 @@ def test_keywords_are_one_oracle_line_and_mtgjson_keywords():
 
 
 def test_every_card_of_the_pool_has_a_face_that_costs_nothing():
+    """Every card the adapter can word; one it cannot (an ability with no Oracle wording yet, e.g. the 509.1c
+    block requirements) uses an ability the adapter does not declare, so its cases are skipped, never sent."""
+    from oracle.engines.phase_rs import ABILITIES
+
     for name, card in _pool().items():
-        faces = phase_cards.transform_faces(card) if card.get("back") else [phase_cards.face(card)]
+        try:
+            faces = phase_cards.transform_faces(card) if card.get("back") else [phase_cards.face(card)]
+        except phase_cards.UnsupportedCard:
+            names = {a if isinstance(a, str) else next(iter(a)) for a in card.get("abilities", [])}
+            assert names - set(ABILITIES), name
+            continue
         for f in faces:
             assert f["manaCost"] == "{0}", name          # mana is not modelled (mtg:A-no-mana)
             assert f["types"] and all(t[0].isupper() for t in f["types"]), name

