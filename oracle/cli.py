@@ -79,6 +79,17 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
 
+    fuzz = sub.add_parser("fuzz", help="an engine against the reference on generated boards (Hypothesis)")
+    fuzz.add_argument("--game", required=True, metavar="G", help="the game to generate boards of")
+    fuzz.add_argument("--engine", default="reference", metavar="SPEC", help="engine under test (default reference)")
+    fuzz.add_argument("--examples", type=int, default=200, metavar="N", help="generated cases (default 200)")
+    fuzz.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed (default 0)")
+    fuzz.add_argument("--save-failures", type=Path, default=Path("fuzz-failures"), metavar="DIR",
+                      help="where a shrunk disagreement is written as a case file (default fuzz-failures)")
+    fuzz.add_argument("--workers", type=int, default=1, metavar="N", help="processes on this machine (default 1)")
+    fuzz.add_argument("--clauses", action="store_true", help="list every scenario-testable clause with its count")
+    fuzz.add_argument("--quiet", action="store_true", help="no progress bar")
+
     bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
     return p
@@ -325,6 +336,7 @@ _COMMANDS = {
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
     "bench": _lazy(".bench"),
+    "fuzz": _lazy(".fuzz"),
 }
 
 

@@ -1,0 +1,125 @@
+"""Boards: Hypothesis strategies for a game's setup, from the game's facts (:mod:`.facts`).
+
+A board has the players the game allows (fewest first), every zone of its vocabulary, cards of its pool
+(plain ones first), the card states its golden cases write (sleeping/tapped, placed this turn, counters,
+protectors, power), abilities added from the vocabulary, and teams where the game has them. Everything
+shrinks towards the small and plain: two players, the first the active one, empty zones but one card on
+the battlefield, no flags. A board the reference engine cannot set up is rejected by the caller (the
+engine, not this module, knows what a legal start is).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Iterable
+
+from hypothesis import strategies as st
+
+from .facts import NAMES, GameFacts, card_abilities, facts
+
+MAIN_ZONE = "battlefield"
+ZONE_SIZE = {MAIN_ZONE: 3}
+"""Most cards a generated zone holds (the battlefield more than the others)."""
+OTHER_ZONE_SIZE = 2
+TEAM_NAMES = ("sun", "moon")
+
+
+@cache
+def pick(items: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    """``sampled_from``, built once per choice list (building and validating strategies is not free)."""
+    return st.sampled_from(items)
+
+
+@cache
+def ints(low: int, high: int) -> st.SearchStrategy[int]:
+    return st.integers(low, high)
+
+
+def one_in(draw, n: int) -> bool:
+    """True about once in ``n`` draws; shrinks to False."""
+    return draw(ints(0, n - 1)) == n - 1
+
+
+def allowed_cards(f: GameFacts, abilities: Iterable[str] | None) -> tuple[str, ...]:
+    """Pool cards whose every ability (both faces) is in ``abilities`` (None: every card)."""
+    if abilities is None:
+        return f.cards
+    allowed = set(abilities)
+    return tuple(n for n in f.cards if card_abilities(f.pool[n]) <= allowed)
+
+
+def _card(draw, f: GameFacts, cid: str, zone: str, players: list[str], cards: tuple[str, ...],
+          extra: tuple[Any, ...]) -> dict[str, Any]:
+    card: dict[str, Any] = {"id": cid, "card": draw(pick(cards))}
+    fields = f.card_fields
+    on_field = zone == MAIN_ZONE
+    if "power" in fields and not one_in(draw, 4):
+        card["power"] = draw(pick(f.powers))
+    if "toughness" in fields and one_in(draw, 6):
+        card["toughness"] = draw(pick(f.powers))
+    if on_field and "tapped" in fields and one_in(draw, 5):
+        card["tapped"] = True
+    if on_field and "entered_this_turn" in fields and one_in(draw, 6):
+        card["entered_this_turn"] = True
+    if on_field and f.counter_kinds and one_in(draw, 5):
+        card["counters"] = {draw(pick(f.counter_kinds)): draw(ints(0, 5))}
+    if on_field and "protector" in fields and one_in(draw, 3):
+        card["protector"] = draw(pick(tuple(players)))
+    if extra and "abilities" in fields and one_in(draw, 6):
+        picked = {draw(ints(0, len(extra) - 1)) for _ in range(1 + one_in(draw, 3))}
+        card["abilities"] = [extra[i] for i in sorted(picked)]
+    return card
+
+
+def boards(game: str, abilities: Iterable[str] | None = None) -> st.SearchStrategy[dict[str, Any]]:
+    """A setup (plain JSON data, as a case writes it) of ``game``; only cards and added abilities within
+    ``abilities`` when given (an engine's declared abilities)."""
+    return _boards(game, None if abilities is None else frozenset(abilities))
+
+
+@cache
+def _boards(game: str, abilities: frozenset[str] | None) -> st.SearchStrategy[dict[str, Any]]:
+    return st.composite(lambda draw: draw_board(draw, game, abilities))()
+
+
+def draw_board(draw, game: str, abilities: frozenset[str] | None = None) -> dict[str, Any]:
+    """:func:`boards` inside another strategy."""
+    f = facts(game)
+    allowed = None if abilities is None else set(abilities)
+    cards = allowed_cards(f, allowed)
+    if not cards:
+        raise ValueError(f"no {game} card of the pool has only the abilities {sorted(allowed or ())}")
+    extra = tuple(r for name, refs in f.ability_refs.items() if allowed is None or name in allowed for r in refs)
+    low, high = f.players
+    n = draw(ints(low, high))
+    players = list(NAMES[:n])
+    active = draw(pick(tuple(players[1:]))) if one_in(draw, 4) else players[0]
+    setup: dict[str, Any] = {"active": active, "players": {}}
+    phase = draw(pick(f.phases))
+    if phase != "main":
+        setup["phase"] = phase
+    teams = f.teams and n > 2 and one_in(draw, 2)
+    counter = iter(range(1, 1000))
+    for p in players:
+        player: dict[str, Any] = {}
+        if teams:
+            player["team"] = draw(pick(TEAM_NAMES))
+        if f.life and one_in(draw, 5):
+            player["life"] = draw(ints(1, 20))
+        for zone in f.zones:
+            size = ZONE_SIZE.get(zone, OTHER_ZONE_SIZE) if n == 2 else OTHER_ZONE_SIZE  # enumerations stay small
+            if zone in f.counted_zones and one_in(draw, 2):
+                count = draw(ints(0, 5))
+                if count:
+                    player[zone] = count
+                continue
+            k = draw(ints(1 if zone == MAIN_ZONE and p == active else 0, size))
+            if k:
+                player[zone] = [_card(draw, f, f"c{next(counter)}", zone, players, cards, extra) for _ in range(k)]
+        setup["players"][p] = player
+    return setup
+
+
+def rulesets(game: str) -> st.SearchStrategy[str]:
+    """The game's rulesets, its default first."""
+    return pick(facts(game).rulesets)
