@@ -21,6 +21,8 @@ MAIN_ZONE = "battlefield"
 ZONE_SIZE = {MAIN_ZONE: 3}
 """Most cards a generated zone holds (the battlefield more than the others)."""
 OTHER_ZONE_SIZE = 2
+MAX_CARDS = 10
+"""Most cards with ids on a generated board."""
 TEAM_NAMES = ("sun", "moon")
 
 
@@ -99,24 +101,30 @@ def draw_board(draw, game: str, abilities: frozenset[str] | None = None) -> dict
     if phase != "main":
         setup["phase"] = phase
     teams = f.teams and n > 2 and one_in(draw, 2)
-    counter = iter(range(1, 1000))
+    board: dict[str, dict[str, Any]] = {p: {} for p in players}
     for p in players:
-        player: dict[str, Any] = {}
         if teams:
-            player["team"] = draw(pick(TEAM_NAMES))
+            board[p]["team"] = draw(pick(TEAM_NAMES))
         if f.life and one_in(draw, 5):
-            player["life"] = draw(ints(1, 20))
-        for zone in f.zones:
-            size = ZONE_SIZE.get(zone, OTHER_ZONE_SIZE) if n == 2 else OTHER_ZONE_SIZE  # enumerations stay small
-            if zone in f.counted_zones and one_in(draw, 2):
-                count = draw(ints(0, 5))
-                if count:
-                    player[zone] = count
-                continue
-            k = draw(ints(1 if zone == MAIN_ZONE and p == active else 0, size))
-            if k:
-                player[zone] = [_card(draw, f, f"c{next(counter)}", zone, players, cards, extra) for _ in range(k)]
-        setup["players"][p] = player
+            board[p]["life"] = draw(ints(1, 20))
+        for zone in sorted(f.counted_zones):
+            if one_in(draw, 2):
+                board[p][zone] = draw(ints(1, 5))
+    # Cards one at a time, each with its owner and zone: deleting one while shrinking leaves the others as
+    # they were. The active player has one on the battlefield; the battlefield comes first in the zones.
+    zones = (MAIN_ZONE, *[z for z in f.zones if z != MAIN_ZONE])
+    size = ZONE_SIZE.get(MAIN_ZONE, OTHER_ZONE_SIZE) if n == 2 else OTHER_ZONE_SIZE  # enumerations stay small
+    placed: list[tuple[str, str]] = [(active, MAIN_ZONE)]
+    while len(placed) < MAX_CARDS and draw(ints(0, 4)) > 0:
+        owner = players[draw(ints(0, n - 1))]
+        zone = zones[0] if draw(ints(0, 1)) == 0 else zones[draw(ints(0, len(zones) - 1))]
+        placed.append((owner, zone))
+    for number, (owner, zone) in enumerate(placed, 1):
+        content = board[owner].get(zone)
+        if isinstance(content, int) or len(content or ()) >= (size if zone == MAIN_ZONE else OTHER_ZONE_SIZE):
+            continue
+        board[owner].setdefault(zone, []).append(_card(draw, f, f"c{number}", zone, players, cards, extra))
+    setup["players"] = board
     return setup
 
 
