@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from hypothesis import strategies as st
 
-from .facts import NAMES, GameFacts, card_abilities, facts
+from .facts import NAMES, GameFacts, ability_name, card_abilities, facts
 
 MAIN_ZONE = "battlefield"
 ZONE_SIZE = {MAIN_ZONE: 3}
@@ -69,7 +69,10 @@ def _card(draw, f: GameFacts, cid: str, zone: str, players: list[str], cards: tu
         card["protector"] = draw(pick(tuple(players)))
     if extra and "abilities" in fields and one_in(draw, 6):
         picked = {draw(ints(0, len(extra) - 1)) for _ in range(1 + one_in(draw, 3))}
-        card["abilities"] = [extra[i] for i in sorted(picked)]
+        chosen = {ability_name(extra[i]): extra[i] for i in sorted(picked)}  # one of each name on a card
+        card["abilities"] = [a for n, a in chosen.items() if n not in card_abilities(f.pool[card["card"]])]
+        if not card["abilities"]:
+            del card["abilities"]
     return card
 
 

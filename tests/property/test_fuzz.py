@@ -3,8 +3,10 @@ engine with one misreading is caught, and the shrunk case file passes on the ref
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,8 @@ from oracle.harness.engine import make_engine
 from oracle.harness.runner import run_suite
 from oracle.loader import load_case_file
 from oracle.registry import names
+
+ENGINES = Path(__file__).resolve().parent.parent / "engines"
 
 
 @pytest.mark.parametrize("game", names())
@@ -62,3 +66,12 @@ def test_run_does_not_import_hypothesis(tmp_path):
             "assert 'oracle.generators' not in sys.modules; raise SystemExit(rc)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_javascript_example_engine_agrees_within_the_abilities_it_declares(tmp_path, capsys):
+    engine = ENGINES / "example_engine.mjs"
+    code = main(["fuzz", "--game", "ijinden", "--engine", f'cmd:node "{engine}"', "--examples", "150", "--seed", "3",
+                 "--quiet", "--save-failures", str(tmp_path)])
+    assert code == 0, capsys.readouterr().out
