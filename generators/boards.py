@@ -37,6 +37,11 @@ def ints(low: int, high: int) -> st.SearchStrategy[int]:
     return st.integers(low, high)
 
 
+def index(draw, n: int) -> int:
+    """An index below ``n`` (shrinks to 0)."""
+    return draw(ints(0, n - 1))
+
+
 def one_in(draw, n: int) -> bool:
     """True about once in ``n`` draws; shrinks to False."""
     return draw(ints(0, n - 1)) == n - 1
@@ -61,13 +66,13 @@ def _card(draw, f: GameFacts, cid: str, zone: str, players: list[str], cards: tu
         card["toughness"] = draw(pick(f.powers))
     if on_field and "tapped" in fields and one_in(draw, 5):
         card["tapped"] = True
-    if on_field and "entered_this_turn" in fields and one_in(draw, 6):
+    if on_field and "entered_this_turn" in fields and one_in(draw, 4):
         card["entered_this_turn"] = True
     if on_field and f.counter_kinds and one_in(draw, 5):
         card["counters"] = {draw(pick(f.counter_kinds)): draw(ints(0, 5))}
     if on_field and "protector" in fields and one_in(draw, 3):
         card["protector"] = draw(pick(tuple(players)))
-    if extra and "abilities" in fields and one_in(draw, 6):
+    if extra and "abilities" in fields and one_in(draw, 3):
         picked = {draw(ints(0, len(extra) - 1)) for _ in range(1 + one_in(draw, 3))}
         chosen = {ability_name(extra[i]): extra[i] for i in sorted(picked)}  # one of each name on a card
         card["abilities"] = [a for n, a in chosen.items() if n not in card_abilities(f.pool[card["card"]])]
@@ -111,16 +116,23 @@ def draw_board(draw, game: str, abilities: frozenset[str] | None = None) -> dict
         if f.life and one_in(draw, 5):
             board[p]["life"] = draw(ints(1, 20))
         for zone in sorted(f.counted_zones):
-            if one_in(draw, 2):
+            if one_in(draw, 4):
                 board[p][zone] = draw(ints(1, 5))
     # Cards one at a time, each with its owner and zone: deleting one while shrinking leaves the others as
     # they were. The active player has one on the battlefield; the battlefield comes first in the zones.
     zones = (MAIN_ZONE, *[z for z in f.zones if z != MAIN_ZONE])
+    # swarm testing: this board's cards and added abilities come from a small palette, so that boards
+    # gather several cards of one kind (three blockers for a triple pressure) rather than one of each
+    cards = tuple(dict.fromkeys(cards[index(draw, len(cards))] for _ in range(draw(ints(1, 4)))))
+    if extra:
+        extra = tuple(extra[index(draw, len(extra))] for _ in range(draw(ints(1, 3))))
     size = ZONE_SIZE.get(MAIN_ZONE, OTHER_ZONE_SIZE) if n == 2 else OTHER_ZONE_SIZE  # enumerations stay small
     placed: list[tuple[str, str]] = [(active, MAIN_ZONE)]
     while len(placed) < MAX_CARDS and draw(ints(0, 4)) > 0:
         owner = players[draw(ints(0, n - 1))]
-        zone = zones[0] if draw(ints(0, 1)) == 0 else zones[draw(ints(0, len(zones) - 1))]
+        how = draw(ints(0, 7))  # the battlefield half the time, else mostly a zone the golden cases use
+        zone = zones[0] if how < 4 else f.used_zones[index(draw, len(f.used_zones))] if how < 7 \
+            else zones[index(draw, len(zones))]
         placed.append((owner, zone))
     for number, (owner, zone) in enumerate(placed, 1):
         content = board[owner].get(zone)

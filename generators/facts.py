@@ -59,6 +59,8 @@ class GameFacts:
     counted_zones: frozenset[str]
     """Zones the golden cases give as a count of anonymous cards (a deck of 10)."""
     counter_kinds: tuple[str, ...]
+    used_zones: tuple[str, ...]
+    """Zones the golden cases put cards in, most used first."""
     teams: bool
     life: bool
     powers: tuple[int, ...]
@@ -110,6 +112,7 @@ def facts(game: str) -> GameFacts:
     phases: Counter[str] = Counter()
     fields: set[str] = set()
     counted: set[str] = set()
+    used: Counter[str] = Counter()
     counters: set[str] = set()
     powers: set[int] = set()
     teams = life = False
@@ -122,6 +125,7 @@ def facts(game: str) -> GameFacts:
                 if isinstance(content, int):
                     counted.add(zone)
                     continue
+                used[zone] += 1
                 for cs in content:
                     fields.update(cs.model_fields_set - {"id", "card"})
                     counters.update(cs.counters)
@@ -148,4 +152,5 @@ def facts(game: str) -> GameFacts:
         catalog=catalog, rulesets=rulesets, testable=frozenset(c.id for c in catalog.clauses if c.testable),
         phases=tuple(p for p, _ in sorted(phases.items(), key=lambda kv: (kv[0] != "main", -kv[1]))) or ("main",),
         card_fields=frozenset(fields), counted_zones=frozenset(counted), counter_kinds=tuple(sorted(counters)),
+        used_zones=tuple(z for z, _ in used.most_common()) or voc.zones[:1],
         teams=teams, life=life, powers=tuple(sorted(powers)) or (1000,), legality=g.legality)

@@ -18,12 +18,12 @@ from hypothesis import assume, strategies as st
 from oracle.core import legality
 from oracle.model import CaseRequest
 
-from .boards import ints, one_in, pick
+from .boards import index, ints, one_in, pick
 from .facts import GameFacts, facts
 
 MAX_ENTRIES = 16
 """Entries a script may have before the case is given up (the game did not reach an open point)."""
-ILLEGAL_ONE_IN = 8
+ILLEGAL_ONE_IN = 6
 """About one entry in this many is illegal on purpose."""
 STOP_ONE_IN = 8
 """At an open point after the first entry, the script stops about once in this many."""
@@ -41,14 +41,16 @@ def request(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[st
     return CaseRequest(id=case_id, game=game, ruleset=ruleset, setup=setup, script=script, cards=cards)
 
 
-def refused_candidates(f: GameFacts, p: legality.Pending) -> list[legality.Option]:
-    """Pseudo-legal candidates of the game's generator that the check refuses here (a bounded sample)."""
+def refused_candidates(f: GameFacts, p: legality.Pending) -> dict[str, list[legality.Option]]:
+    """Pseudo-legal candidates of the game's generator that the check refuses here (a bounded sample), by
+    reason (so that each reason, and the clause it is tagged with, is as likely as any other)."""
     rules = importlib.import_module(f.legality)
-    out = []
+    out: dict[str, list[legality.Option]] = {}
     for kind, args in itertools.islice(rules.candidates(p.state, p.point), REFUSED_SAMPLE):
         option = legality.Option(p.point.player, kind, args)
-        if p.judge(option) is not None:
-            out.append(option)
+        verdict = p.judge(option)
+        if verdict is not None:
+            out.setdefault(verdict.reason, []).append(option)
     return out
 
 
@@ -62,13 +64,43 @@ def players_of(setup: dict[str, Any]) -> list[str]:
     return list(setup["players"])
 
 
-def illegal(draw, f: GameFacts, p: legality.Pending, players: list[str]) -> dict[str, Any] | None:
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_strings(k) | _strings(v) for k, v in value.items())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    return set()
+
+
+def _replace(value: Any, old: str, new: str) -> Any:
+    if isinstance(value, str):
+        return new if value == old else value
+    if isinstance(value, dict):
+        return {_replace(k, old, new): _replace(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace(v, old, new) for v in value]
+    return value
+
+
+def illegal(draw, f: GameFacts, p: legality.Pending, players: list[str], objects: tuple[str, ...] = ()) -> dict[str, Any] | None:
     """An entry the point refuses, or None when none could be made here."""
-    how = draw(pick(("refused_candidate", "other_kind", "wrong_player")))
+    how = draw(pick(("refused_candidate", "substituted", "other_kind", "wrong_player")))
+    if how == "substituted" and p.legal:  # a legal decision naming another card or player instead of one of its own
+        option = p.legal[index(draw, len(p.legal))]
+        names = sorted(_strings(option.args) & set(objects))
+        if names:
+            old = draw(pick(tuple(names)))
+            new = draw(pick(tuple(objects)))
+            entry = {"player": p.player, "kind": option.kind, "args": _replace(option.args, old, new)}
+            if p.judge(entry) is not None:
+                return entry
     if how == "refused_candidate":
-        refused = refused_candidates(f, p)
-        if refused:
-            return refused[draw(ints(0, len(refused) - 1))].as_entry()
+        by_reason = refused_candidates(f, p)
+        if by_reason:
+            refused = list(by_reason.values())[index(draw, len(by_reason))]
+            return refused[index(draw, len(refused))].as_entry()
     if how == "other_kind":
         others = [k for k in f.decisions if k not in p.kinds]
         if others:
@@ -90,6 +122,8 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any]) -> list[di
     """:func:`scripts` inside another strategy (no strategy object built per board)."""
     f = facts(game)
     players = players_of(setup)
+    objects = (*players, *sorted({c["id"] for q in setup["players"].values() for z in q.values()
+                                  if isinstance(z, list) for c in z}))
     script: list[dict[str, Any]] = []
     while True:
         p = legality.legal_decisions(request(game, ruleset, setup, script), len(script))
@@ -100,11 +134,11 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any]) -> list[di
         assume(len(script) < MAX_ENTRIES)
         entry = None
         if one_in(draw, ILLEGAL_ONE_IN):
-            entry = illegal(draw, f, p, players)
+            entry = illegal(draw, f, p, players, objects)
         if entry is None:
             if not p.legal:  # nothing legal is listed (not enumerated, or none): the game cannot go on here
                 assume(p.optional)
                 return script
             options = acting_first(p.legal)
-            entry = options[draw(ints(0, len(options) - 1))].as_entry()
+            entry = options[index(draw, len(options))].as_entry()
         script.append(entry)
