@@ -4,6 +4,7 @@
 - ``tcg-ci`` (loaded when ``CI`` is set): Hypothesis's own ``ci`` profile (derandomized, no database) with
   tcg-oracle's example count; built on it, never redefining it.
 - ``deep``: long runs (HypoFuzz, nightly): many examples, the database kept.
+- ``replay``: generate nothing, only replay what the example database holds (another worker's failures).
 
 ``TCG_ORACLE_HYPOTHESIS_DB`` names the example database directory (CI keeps it between runs; several
 workers, even on several machines through a shared directory, pool what each found); unset, the tests use
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 DB_ENV = "TCG_ORACLE_HYPOTHESIS_DB"
@@ -38,6 +39,8 @@ def register() -> str:
     settings.register_profile("tcg-ci", parent=settings.get_profile("ci"), max_examples=40,
                               suppress_health_check=SLOW, **extra)
     settings.register_profile("deep", max_examples=5_000, deadline=None, suppress_health_check=SLOW, **extra)
+    settings.register_profile("replay", deadline=None, suppress_health_check=SLOW, **extra,
+                              phases=(Phase.explicit, Phase.reuse, Phase.shrink))
     name = os.environ.get(PROFILE_ENV) or ("tcg-ci" if os.environ.get("CI") else "tcg-fast")
     settings.load_profile(name)
     return name

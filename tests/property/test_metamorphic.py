@@ -7,7 +7,7 @@ import json
 from typing import Any, Callable
 
 import pytest
-from hypothesis import given
+from hypothesis import given, strategies as st
 
 from oracle import registry
 from oracle.generators.cases import Play, plays, reference
@@ -51,16 +51,15 @@ def _play(play: Play, setup: dict[str, Any], script: list[dict[str, Any]]) -> Ca
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_renaming_card_ids_changes_nothing(game):
-    @given(plays(game))
-    def prop(play: Play) -> None:
-        ids = _ids(play.setup)
-        # a prefix keeps the ids' order: an engine may list cards by id, and that order is not the point here
-        there = lambda s: "r" + s if s in ids else s  # noqa: E731
-        back = {there(i): i for i in ids}
-        renamed = _play(play, _map(play.setup, there), _map(play.script, there))
-        assert _observed(renamed, names=lambda s: back.get(s, s)) == _observed(play.reply)
-    prop()
+@given(data=st.data())
+def test_renaming_card_ids_changes_nothing(game, data):
+    play: Play = data.draw(plays(game), label="play")
+    ids = _ids(play.setup)
+    # a prefix keeps the ids' order: an engine may list cards by id, and that order is not the point here
+    there = lambda s: "r" + s if s in ids else s  # noqa: E731
+    back = {there(i): i for i in ids}
+    renamed = _play(play, _map(play.setup, there), _map(play.script, there))
+    assert _observed(renamed, names=lambda s: back.get(s, s)) == _observed(play.reply)
 
 
 REORDERED = {"ijinden": ("battlefield", "hand", "graveyard"), "duelmasters": ("battlefield", "hand", "graveyard"),
@@ -71,30 +70,28 @@ script written for one order answers other questions in another: the battlefield
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_reordering_the_cards_of_a_zone_changes_nothing_observable(game):
-    @given(plays(game))
-    def prop(play: Play) -> None:
-        setup = json.loads(json.dumps(play.setup))
-        for p in setup["players"].values():
-            for zone in REORDERED[game]:
-                if isinstance(p.get(zone), list):
-                    p[zone].reverse()
-        assert _observed(_play(play, setup, play.script), ordered=False) == _observed(play.reply, ordered=False)
-    prop()
+@given(data=st.data())
+def test_reordering_the_cards_of_a_zone_changes_nothing_observable(game, data):
+    play: Play = data.draw(plays(game), label="play")
+    setup = json.loads(json.dumps(play.setup))
+    for p in setup["players"].values():
+        for zone in REORDERED[game]:
+            if isinstance(p.get(zone), list):
+                p[zone].reverse()
+    assert _observed(_play(play, setup, play.script), ordered=False) == _observed(play.reply, ordered=False)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_adding_a_plain_card_to_a_graveyard_changes_nothing_observable(game):
+@given(data=st.data())
+def test_adding_a_plain_card_to_a_graveyard_changes_nothing_observable(game, data):
     plain = facts(game).cards[0]
     assert not facts(game).pool[plain].abilities
 
-    @given(plays(game))
-    def prop(play: Play) -> None:
-        setup = json.loads(json.dumps(play.setup))
-        player = list(setup["players"])[-1]
-        setup["players"][player].setdefault("graveyard", []).append({"id": "untouched", "card": plain})
-        trace, final, winner = _observed(_play(play, setup, play.script))
-        final["players"][player]["graveyard"].remove("untouched")
-        del final["cards"]["untouched"]
-        assert (trace, final, winner) == _observed(play.reply)
-    prop()
+    play: Play = data.draw(plays(game), label="play")
+    setup = json.loads(json.dumps(play.setup))
+    player = list(setup["players"])[-1]
+    setup["players"][player].setdefault("graveyard", []).append({"id": "untouched", "card": plain})
+    trace, final, winner = _observed(_play(play, setup, play.script))
+    final["players"][player]["graveyard"].remove("untouched")
+    del final["cards"]["untouched"]
+    assert (trace, final, winner) == _observed(play.reply)
