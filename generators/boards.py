@@ -10,6 +10,7 @@ engine, not this module, knows what a legal start is).
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any, Iterable
 
@@ -81,18 +82,57 @@ def _card(draw, f: GameFacts, cid: str, zone: str, players: list[str], cards: tu
     return card
 
 
-def boards(game: str, abilities: Iterable[str] | None = None) -> st.SearchStrategy[dict[str, Any]]:
+def boards(game: str, abilities: Iterable[str] | None = None, seeds: bool = True) -> st.SearchStrategy[dict[str, Any]]:
     """A setup (plain JSON data, as a case writes it) of ``game``; only cards and added abilities within
-    ``abilities`` when given (an engine's declared abilities)."""
-    return _boards(game, None if abilities is None else frozenset(abilities))
+    ``abilities`` when given (an engine's declared abilities); with ``seeds`` some start from a golden
+    case's setup, mutated."""
+    return _boards(game, None if abilities is None else frozenset(abilities), seeds)
 
 
 @cache
-def _boards(game: str, abilities: frozenset[str] | None) -> st.SearchStrategy[dict[str, Any]]:
-    return st.composite(lambda draw: draw_board(draw, game, abilities))()
+def _boards(game: str, abilities: frozenset[str] | None, seeds: bool) -> st.SearchStrategy[dict[str, Any]]:
+    return st.composite(lambda draw: draw_board(draw, game, abilities, seeds))()
 
 
-def draw_board(draw, game: str, abilities: frozenset[str] | None = None) -> dict[str, Any]:
+SEED_ONE_IN = 2
+"""About one board in this many starts from a golden case's setup, mutated (``seeds=False``: never)."""
+
+
+def _usable(f: GameFacts, setup: dict[str, Any], cards: tuple[str, ...], allowed: set[str] | None) -> bool:
+    """Every card of the seed is one this campaign may use (an engine's declared abilities)."""
+    listed = [c for p in setup["players"].values() for z in p.values() if isinstance(z, list) for c in z]
+    return all(c["card"] in cards and (allowed is None or {ability_name(a) for a in c.get("abilities", ())} <= allowed)
+               for c in listed)
+
+
+def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], extra: tuple[Any, ...]) -> dict[str, Any]:
+    """A golden setup, changed: cards dropped, flags flipped, powers changed, new cards added."""
+    setup = json.loads(json.dumps(seed))
+    players = list(setup["players"])
+    for p in players:
+        for zone, content in list(setup["players"][p].items()):
+            if not isinstance(content, list):
+                continue
+            kept = []
+            for card in content:
+                if one_in(draw, 5):
+                    continue  # dropped
+                if zone == MAIN_ZONE and "tapped" in f.card_fields and one_in(draw, 5):
+                    card["tapped"] = not card.get("tapped", card.pop("sleeping", False))
+                if "power" in f.card_fields and one_in(draw, 5):
+                    card["power"] = draw(pick(f.powers))
+                kept.append(card)
+            setup["players"][p][zone] = kept
+    for n in range(draw(ints(0, 2))):
+        owner = players[index(draw, len(players))]
+        zone = f.used_zones[index(draw, len(f.used_zones))]
+        content = setup["players"][owner].setdefault(zone, [])
+        if isinstance(content, list):
+            content.append(_card(draw, f, f"m{n + 1}", zone, players, cards, extra))
+    return setup
+
+
+def draw_board(draw, game: str, abilities: frozenset[str] | None = None, seeds: bool = True) -> dict[str, Any]:
     """:func:`boards` inside another strategy."""
     f = facts(game)
     allowed = None if abilities is None else set(abilities)
@@ -100,6 +140,10 @@ def draw_board(draw, game: str, abilities: frozenset[str] | None = None) -> dict
     if not cards:
         raise ValueError(f"no {game} card of the pool has only the abilities {sorted(allowed or ())}")
     extra = tuple(r for name, refs in f.ability_refs.items() if allowed is None or name in allowed for r in refs)
+    usable = [i for i, seed in enumerate(f.seeds) if _usable(f, seed, cards, allowed)] if seeds else []
+    if usable and one_in(draw, SEED_ONE_IN):
+        seed = f.seeds[usable[index(draw, len(usable))]]
+        return mutate(draw, f, seed, cards, extra)
     low, high = f.players
     n = draw(ints(low, high))
     players = list(NAMES[:n])

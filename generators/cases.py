@@ -51,22 +51,22 @@ def reference(req: CaseRequest) -> CaseReply:
     return registry.get(req.game).run(req)
 
 
-def plays(game: str, abilities: Iterable[str] | None = None) -> st.SearchStrategy[Play]:
+def plays(game: str, abilities: Iterable[str] | None = None, seeds: bool = True) -> st.SearchStrategy[Play]:
     """A board of ``game`` (cards and abilities within ``abilities`` when given), a script drawn from the
     legal decisions at each point, and the reference engine's reply. A board the reference engine cannot
     set up (a script error, a setup it refuses) is rejected, not reported."""
-    return _plays(game, None if abilities is None else frozenset(abilities))
+    return _plays(game, None if abilities is None else frozenset(abilities), seeds)
 
 
 @cache
-def _plays(game: str, abilities: frozenset[str] | None) -> st.SearchStrategy[Play]:
-    return st.composite(lambda draw: draw_play(draw, game, abilities))()
+def _plays(game: str, abilities: frozenset[str] | None, seeds: bool) -> st.SearchStrategy[Play]:
+    return st.composite(lambda draw: draw_play(draw, game, abilities, seeds))()
 
 
-def draw_play(draw, game: str, abilities: frozenset[str] | None = None) -> Play:
+def draw_play(draw, game: str, abilities: frozenset[str] | None = None, seeds: bool = True) -> Play:
     """:func:`plays` inside another strategy."""
     ruleset = draw(rulesets(game))
-    setup = draw_board(draw, game, abilities)
+    setup = draw_board(draw, game, abilities, seeds)
     try:
         legality.pending(request(game, ruleset, setup, []), 0)
     except OracleError:

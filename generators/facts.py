@@ -67,6 +67,9 @@ class GameFacts:
     """Power (and toughness) values the golden cases write, smallest first."""
     legality: str
     """The module of the game's candidate decisions (the registry's name for it)."""
+    seeds: tuple[dict[str, Any], ...] = ()
+    """The golden cases' setups (plain JSON data): boards a campaign may start from and mutate, as a fuzzer
+    starts from a corpus; their scripts and expectations are not used."""
 
     def testable_in(self, ruleset: str) -> set[str]:
         return {c.id for c in self.catalog.clauses if c.testable and (not c.rulesets or ruleset in c.rulesets)}
@@ -153,4 +156,5 @@ def facts(game: str) -> GameFacts:
         phases=tuple(p for p, _ in sorted(phases.items(), key=lambda kv: (kv[0] != "main", -kv[1]))) or ("main",),
         card_fields=frozenset(fields), counted_zones=frozenset(counted), counter_kinds=tuple(sorted(counters)),
         used_zones=tuple(z for z, _ in used.most_common()) or voc.zones[:1],
-        teams=teams, life=life, powers=tuple(sorted(powers)) or (1000,), legality=g.legality)
+        teams=teams, life=life, powers=tuple(sorted(powers)) or (1000,), legality=g.legality,
+        seeds=tuple(c.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for c in cases))

@@ -9,6 +9,7 @@ may stop. Shrinking goes to fewer entries and to the first legal option of each 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 from typing import Any
@@ -41,12 +42,21 @@ def request(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[st
     return CaseRequest(id=case_id, game=game, ruleset=ruleset, setup=setup, script=script, cards=cards)
 
 
+def _candidates(f: GameFacts, p: legality.Pending, point: Any) -> list[tuple[str, Any]]:
+    """The game's pseudo-legal candidates at ``point`` (a bounded sample; none when the game's generator
+    cannot make them there, e.g. it reads what the point's own validator offers)."""
+    rules = importlib.import_module(f.legality)
+    try:
+        return list(itertools.islice(rules.candidates(p.state, point), REFUSED_SAMPLE))
+    except (LookupError, AttributeError, TypeError):
+        return []
+
+
 def refused_candidates(f: GameFacts, p: legality.Pending) -> dict[str, list[legality.Option]]:
     """Pseudo-legal candidates of the game's generator that the check refuses here (a bounded sample), by
     reason (so that each reason, and the clause it is tagged with, is as likely as any other)."""
-    rules = importlib.import_module(f.legality)
     out: dict[str, list[legality.Option]] = {}
-    for kind, args in itertools.islice(rules.candidates(p.state, p.point), REFUSED_SAMPLE):
+    for kind, args in _candidates(f, p, p.point):
         option = legality.Option(p.point.player, kind, args)
         verdict = p.judge(option)
         if verdict is not None:
@@ -101,10 +111,12 @@ def illegal(draw, f: GameFacts, p: legality.Pending, players: list[str], objects
         if by_reason:
             refused = list(by_reason.values())[index(draw, len(by_reason))]
             return refused[index(draw, len(refused))].as_entry()
-    if how == "other_kind":
+    if how == "other_kind":  # a kind not asked here, with arguments the game would give it where it is asked
         others = [k for k in f.decisions if k not in p.kinds]
         if others:
-            return {"player": p.player, "kind": draw(pick(tuple(others))), "args": None}
+            kind = draw(pick(tuple(others)))
+            args = [a for _, a in _candidates(f, p, dataclasses.replace(p.point, kinds=(kind,)))]
+            return {"player": p.player, "kind": kind, "args": args[index(draw, len(args))] if args else None}
     others = [q for q in players if q != p.player]
     if others and p.legal:
         option = p.legal[draw(ints(0, len(p.legal) - 1))]

@@ -88,6 +88,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="where a shrunk disagreement is written as a case file (default fuzz-failures)")
     fuzz.add_argument("--workers", type=int, default=1, metavar="N", help="processes on this machine (default 1)")
     fuzz.add_argument("--clauses", action="store_true", help="list every scenario-testable clause with its count")
+    fuzz.add_argument("--no-seeds", action="store_true",
+                      help="every board from scratch (by default about one in three mutates a golden setup)")
     fuzz.add_argument("--quiet", action="store_true", help="no progress bar")
 
     bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
@@ -315,6 +317,15 @@ def _lazy(module: str, func: str = "main"):
     return handler
 
 
+def _needs_hypothesis(args: argparse.Namespace) -> int:
+    """``fuzz`` runs on Hypothesis, an optional dependency: say how to install it rather than a traceback."""
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError:
+        return _usage("fuzz needs Hypothesis: pip install 'tcg-oracle[fuzz]'")
+    return _lazy(".fuzz")(args)
+
+
 def _usage(message: str) -> int:
     print(f"tcg-oracle: {message}", file=sys.stderr)
     return EXIT_USAGE
@@ -336,7 +347,7 @@ _COMMANDS = {
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
     "bench": _lazy(".bench"),
-    "fuzz": _lazy(".fuzz"),
+    "fuzz": lambda args: _needs_hypothesis(args),
 }
 
 

@@ -106,8 +106,9 @@ def save(case: Case, directory: Path) -> Path:
 
 
 def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | None, command: str,
-             tick: Callable[[], None] | None = None) -> Outcome:
-    """One Hypothesis campaign of ``examples`` generated cases on one engine."""
+             seeds: bool = True, tick: Callable[[], None] | None = None) -> Outcome:
+    """One Hypothesis campaign of ``examples`` generated cases on one engine (``seeds``: some boards start
+    from golden setups, mutated)."""
     engine = make_engine(spec)
     try:
         hello = engine.hello()
@@ -120,7 +121,7 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
                   phases=PHASES)
         @hseed(seed)
-        @given(plays(game, abilities))
+        @given(plays(game, abilities, seeds))
         def differential(play: Play) -> None:
             stats.examples += 1
             stats.boards.add(play.board_key)
@@ -205,8 +206,8 @@ def main(args: argparse.Namespace) -> int:
                                           "--examples", str(args.examples), "--seed", str(args.seed)])
     n = args.workers
     shares = [args.examples // n + (1 if i < args.examples % n else 0) for i in range(n)]
-    jobs = [(game, args.engine, share, args.seed * 1009 + i if i else args.seed, args.save_failures, command)
-            for i, share in enumerate(shares) if share]
+    jobs = [(game, args.engine, share, args.seed * 1009 + i if i else args.seed, args.save_failures, command,
+             not args.no_seeds) for i, share in enumerate(shares) if share]
     show = not args.quiet and sys.stderr.isatty()
     start = time.perf_counter()
     outcomes = _run(jobs, show, args.examples)
