@@ -95,6 +95,8 @@ def _boards(game: str, abilities: frozenset[str] | None, seeds: bool) -> st.Sear
 
 
 SEED_ONE_IN = 2
+MUTATE_ONE_IN = 8
+"""A seed's card is dropped, or has a flag or its power changed, about once in this many each."""
 """About one board in this many starts from a golden case's setup, mutated (``seeds=False``: never)."""
 
 
@@ -115,11 +117,11 @@ def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], ext
                 continue
             kept = []
             for card in content:
-                if one_in(draw, 5):
+                if one_in(draw, MUTATE_ONE_IN):
                     continue  # dropped
-                if zone == MAIN_ZONE and "tapped" in f.card_fields and one_in(draw, 5):
+                if zone == MAIN_ZONE and "tapped" in f.card_fields and one_in(draw, MUTATE_ONE_IN):
                     card["tapped"] = not card.get("tapped", card.pop("sleeping", False))
-                if "power" in f.card_fields and one_in(draw, 5):
+                if "power" in f.card_fields and one_in(draw, MUTATE_ONE_IN):
                     card["power"] = draw(pick(f.powers))
                 kept.append(card)
             setup["players"][p][zone] = kept
@@ -134,6 +136,12 @@ def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], ext
 
 def draw_board(draw, game: str, abilities: frozenset[str] | None = None, seeds: bool = True) -> dict[str, Any]:
     """:func:`boards` inside another strategy."""
+    return draw_board_and_hint(draw, game, abilities, seeds)[0]
+
+
+def draw_board_and_hint(draw, game: str, abilities: frozenset[str] | None = None,
+                        seeds: bool = True) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    """A board, and when it mutates a golden setup, that case's script as a hint for the generated one."""
     f = facts(game)
     allowed = None if abilities is None else set(abilities)
     cards = allowed_cards(f, allowed)
@@ -142,8 +150,8 @@ def draw_board(draw, game: str, abilities: frozenset[str] | None = None, seeds: 
     extra = tuple(r for name, refs in f.ability_refs.items() if allowed is None or name in allowed for r in refs)
     usable = [i for i, seed in enumerate(f.seeds) if _usable(f, seed, cards, allowed)] if seeds else []
     if usable and one_in(draw, SEED_ONE_IN):
-        seed = f.seeds[usable[index(draw, len(usable))]]
-        return mutate(draw, f, seed, cards, extra)
+        chosen = usable[index(draw, len(usable))]
+        return mutate(draw, f, f.seeds[chosen], cards, extra), f.seed_scripts[chosen]
     low, high = f.players
     n = draw(ints(low, high))
     players = list(NAMES[:n])
@@ -184,7 +192,7 @@ def draw_board(draw, game: str, abilities: frozenset[str] | None = None, seeds: 
             continue
         board[owner].setdefault(zone, []).append(_card(draw, f, f"c{number}", zone, players, cards, extra))
     setup["players"] = board
-    return setup
+    return setup, ()
 
 
 def rulesets(game: str) -> st.SearchStrategy[str]:

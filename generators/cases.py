@@ -22,7 +22,7 @@ from oracle.core import legality
 from oracle.core.errors import OracleError
 from oracle.model import Case, CaseReply, CaseRequest
 
-from .boards import draw_board, rulesets
+from .boards import draw_board_and_hint, rulesets
 from .scripts import draw_script, request
 
 
@@ -66,12 +66,12 @@ def _plays(game: str, abilities: frozenset[str] | None, seeds: bool) -> st.Searc
 def draw_play(draw, game: str, abilities: frozenset[str] | None = None, seeds: bool = True) -> Play:
     """:func:`plays` inside another strategy."""
     ruleset = draw(rulesets(game))
-    setup = draw_board(draw, game, abilities, seeds)
+    setup, hint = draw_board_and_hint(draw, game, abilities, seeds)
     try:
         legality.pending(request(game, ruleset, setup, []), 0)
     except OracleError:
         reject()
-    script = draw_script(draw, game, ruleset, setup)
+    script = draw_script(draw, game, ruleset, setup, hint)
     req = request(game, ruleset, setup, script)
     return Play(game, ruleset, setup, script, req, reference(req))
 

@@ -69,7 +69,9 @@ class GameFacts:
     """The module of the game's candidate decisions (the registry's name for it)."""
     seeds: tuple[dict[str, Any], ...] = ()
     """The golden cases' setups (plain JSON data): boards a campaign may start from and mutate, as a fuzzer
-    starts from a corpus; their scripts and expectations are not used."""
+    starts from a corpus."""
+    seed_scripts: tuple[tuple[dict[str, Any], ...], ...] = ()
+    """Their scripts: hints a generated script may follow where they fit (never their expectations)."""
 
     def testable_in(self, ruleset: str) -> set[str]:
         return {c.id for c in self.catalog.clauses if c.testable and (not c.rulesets or ruleset in c.rulesets)}
@@ -157,4 +159,5 @@ def facts(game: str) -> GameFacts:
         card_fields=frozenset(fields), counted_zones=frozenset(counted), counter_kinds=tuple(sorted(counters)),
         used_zones=tuple(z for z, _ in used.most_common()) or voc.zones[:1],
         teams=teams, life=life, powers=tuple(sorted(powers)) or (1000,), legality=g.legality,
-        seeds=tuple(c.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for c in cases))
+        seeds=tuple(c.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for c in cases),
+        seed_scripts=tuple(tuple(d.model_dump(mode="json") for d in c.script) for c in cases))

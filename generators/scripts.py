@@ -26,6 +26,8 @@ MAX_ENTRIES = 16
 """Entries a script may have before the case is given up (the game did not reach an open point)."""
 ILLEGAL_ONE_IN = 6
 """About one entry in this many is illegal on purpose."""
+HINT_ONE_IN = 8
+"""On a board mutated from a golden case, its script's entry is taken all but about once in this many."""
 STOP_ONE_IN = 8
 """At an open point after the first entry, the script stops about once in this many."""
 REFUSED_SAMPLE = 200
@@ -130,8 +132,11 @@ def scripts(draw, game: str, ruleset: str, setup: dict[str, Any]) -> list[dict[s
     return draw_script(draw, game, ruleset, setup)
 
 
-def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any]) -> list[dict[str, Any]]:
-    """:func:`scripts` inside another strategy (no strategy object built per board)."""
+def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
+                hint: tuple[dict[str, Any], ...] = ()) -> list[dict[str, Any]]:
+    """:func:`scripts` inside another strategy (no strategy object built per board). ``hint``: a golden
+    script for the board this one was mutated from; its entry N is often taken as entry N here, legal or not
+    on the changed board (the engine judges it as any other)."""
     f = facts(game)
     players = players_of(setup)
     objects = (*players, *sorted({c["id"] for q in setup["players"].values() for z in q.values()
@@ -145,7 +150,9 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any]) -> list[di
             return script
         assume(len(script) < MAX_ENTRIES)
         entry = None
-        if one_in(draw, ILLEGAL_ONE_IN):
+        if len(script) < len(hint) and draw(ints(0, HINT_ONE_IN - 1)) > 0:
+            entry = dict(hint[len(script)])
+        elif one_in(draw, ILLEGAL_ONE_IN):
             entry = illegal(draw, f, p, players, objects)
         if entry is None:
             if not p.legal:  # nothing legal is listed (not enumerated, or none): the game cannot go on here
