@@ -107,6 +107,14 @@ def _usable(f: GameFacts, setup: dict[str, Any], cards: tuple[str, ...], allowed
                for c in listed)
 
 
+@cache
+def _usable_seeds(game: str, abilities: frozenset[str] | None) -> tuple[int, ...]:
+    f = facts(game)
+    cards = allowed_cards(f, abilities)
+    allowed = None if abilities is None else set(abilities)
+    return tuple(i for i, seed in enumerate(f.seeds) if _usable(f, seed, cards, allowed))
+
+
 def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], extra: tuple[Any, ...]) -> dict[str, Any]:
     """A golden setup, changed: cards dropped, flags flipped, powers changed, new cards added."""
     setup = json.loads(json.dumps(seed))
@@ -148,7 +156,7 @@ def draw_board_and_hint(draw, game: str, abilities: frozenset[str] | None = None
     if not cards:
         raise ValueError(f"no {game} card of the pool has only the abilities {sorted(allowed or ())}")
     extra = tuple(r for name, refs in f.ability_refs.items() if allowed is None or name in allowed for r in refs)
-    usable = [i for i, seed in enumerate(f.seeds) if _usable(f, seed, cards, allowed)] if seeds else []
+    usable = _usable_seeds(game, abilities) if seeds else ()
     if usable and one_in(draw, SEED_ONE_IN):
         chosen = usable[index(draw, len(usable))]
         return mutate(draw, f, f.seeds[chosen], cards, extra), f.seed_scripts[chosen]
