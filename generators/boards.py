@@ -133,12 +133,14 @@ def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], ext
                     card["power"] = draw(pick(f.powers))
                 kept.append(card)
             setup["players"][p][zone] = kept
-    for n in range(draw(ints(0, 2))):
+    taken = {c["id"] for p in setup["players"].values() for z in p.values() if isinstance(z, list) for c in z}
+    fresh = (f"new{n}" for n in range(1, 100) if f"new{n}" not in taken)
+    for _ in range(draw(ints(0, 2))):
         owner = players[index(draw, len(players))]
         zone = f.used_zones[index(draw, len(f.used_zones))]
         content = setup["players"][owner].setdefault(zone, [])
         if isinstance(content, list):
-            content.append(_card(draw, f, f"m{n + 1}", zone, players, cards, extra))
+            content.append(_card(draw, f, next(fresh), zone, players, cards, extra))
     return setup
 
 

@@ -75,3 +75,12 @@ def test_the_javascript_example_engine_agrees_within_the_abilities_it_declares(t
     code = main(["fuzz", "--game", "ijinden", "--engine", f'cmd:node "{engine}"', "--examples", "150", "--seed", "3",
                  "--quiet", "--save-failures", str(tmp_path)])
     assert code == 0, capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_workers_share_the_examples_between_processes(tmp_path, capsys):
+    code = main(["fuzz", "--game", "duelmasters", "--examples", "20", "--seed", "2", "--workers", "2", "--quiet",
+                 "--save-failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "20 examples" in out and "2 workers" in out
