@@ -3,12 +3,16 @@
 - CLI start: wall time of ``tcg-oracle --version`` in a fresh interpreter (median), next to a bare
   ``python -c pass``; and whether ``run`` imports z3 or hypothesis (it must not).
 - Engine time per golden case: every loaded case on the in-process reference engine, median of repeats
-  per case; the median, 90th percentile and maximum over the cases.
+  per case; the median, 90th percentile and maximum over the cases. Again with checkpoints (the state
+  after each script entry, protocol 2), as ``serve`` sends them and an in-process run computes them for
+  the cases that read them.
 - JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
   process per case, and their ratio.
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 2x
   and 4x, seconds per case at each size (flat = linear).
 - Rendering the HTML report of 10,000 results: seconds and file size.
+- Z3 (``oracle/smt/bench.py``): a legality verdict on a 6x6 Magic board, next to the reference engine's
+  and the brute force's; block-count enumeration by z3 against the brute force.
 - Legal decisions (:mod:`oracle.core.legality`) at every decision point of every golden case: time per
   point to replay the prefix and enumerate (median of repeats per point; the median, 90th percentile and
   maximum over the points), candidates tried, legal decisions found.
@@ -196,11 +200,21 @@ def measure(quick: bool = False) -> dict[str, Any]:
     requests = _requests()
     figures["engine"] = engine_time(requests, 5 if quick else 30)
     figures["legality"] = legality_time(requests, 3 if quick else 10)
+    from .core.game import observing
+
+    with observing(checkpoints=True):
+        figures["engine_checkpoints"] = engine_time(requests, 5 if quick else 30)
     if requests:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
     figures["render"] = render(2000 if quick else 10000)
     figures["fuzz"] = fuzz_rates(50 if quick else 300)
+    try:
+        from .smt.bench import figures as smt_figures
+    except ImportError:  # z3 not installed: no solver figures
+        pass
+    else:
+        figures["smt"] = smt_figures(quick)
     return figures
 
 
@@ -223,6 +237,10 @@ def _table(fig: dict[str, Any]) -> Any:
                   f"{lg['median'] * 1e6:.0f} / {lg['p90'] * 1e6:.0f} / {lg['max'] * 1e6:.0f} µs")
         t.add_row("legality: candidates tried / legal found (most at one point)",
                   f"{lg['tried']:,} / {lg['legal']:,} ({lg['most_tried']:,})")
+    c = fig.get("engine_checkpoints")
+    if c:
+        t.add_row("engine with checkpoints: median / p90 / max",
+                  f"{c['median'] * 1e6:.0f} / {c['p90'] * 1e6:.0f} / {c['max'] * 1e6:.0f} µs")
     p = fig.get("protocol")
     if p:
         t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")
@@ -236,6 +254,11 @@ def _table(fig: dict[str, Any]) -> Any:
     for game, rates in (fig.get("fuzz") or {}).items():
         t.add_row(f"fuzz: {game} generated examples/s, in process / over serve (one core)",
                   " / ".join(f"{v:.0f}/s" for v in rates.values()))
+    if fig.get("smt"):
+        from .smt.bench import rows
+
+        for measure_, figure in rows(fig["smt"]):
+            t.add_row(measure_, figure)
     return t
 
 

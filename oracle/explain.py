@@ -14,15 +14,22 @@ import argparse
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as _markup_escape
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .text import printable
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
 STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold dark_orange", "skip": "dim"}
 
+
+def escape(text: str) -> str:
+    """Text for the console: control characters and line breaks escaped (an engine's or a case's text
+    cannot forge a line or a colour), then rich markup escaped."""
+    return _markup_escape(printable(text))
 
 def _fmt_args(args: dict[str, Any]) -> str:
     return " ".join(f"{k}={_short(v)}" for k, v in args.items())
@@ -49,21 +56,21 @@ def find_case(case_id: str, suite) -> tuple[Any, list[str]]:
     return None, [ids[i] for i in difflib.get_close_matches(case_id.lower(), list(ids), n=5, cutoff=0.6)]
 
 
-def _catalog(game: str):
+def _catalog(game: str, extra=()):
     try:
         from .loader import load_catalog
 
-        return load_catalog(game)
+        return load_catalog(game, None, extra)
     except Exception:  # noqa: BLE001 - explain still narrates without clause texts
         return None
 
 
-def print_board(console: Console, case) -> None:
+def print_board(console: Console, case, extra=()) -> None:
     from .loader import load_cards
     from .reports.board import board_view
 
     try:
-        pool = load_cards(case.game)
+        pool = load_cards(case.game, None, extra)
     except Exception:  # noqa: BLE001
         pool = None
     board = board_view(case.model_dump(mode="json", exclude_none=True), pool)
@@ -139,11 +146,15 @@ def _clause_text(console: Console, catalog, clause: str | None, shown: set[str])
 def narrate(console: Console, case, result, catalog) -> None:
     """The reference trace moment by moment; consecutive moments of one clause form a step."""
     from .core.moments import moments
-    from .reports.traces import align
+    from .reports.traces import align, expected_shown
 
     case_dict = result.case or case.model_dump(mode="json", exclude_none=True)
     al = align(case_dict, result.trace, result.divergence.model_dump(mode="json") if result.divergence else None)
-    expected_at = {j: i for i, j in enumerate(al["match"]) if j >= 0}
+    notes = [s.note for s in expected_shown(case_dict)]
+    expected_at: dict[int, list[int]] = {}
+    for i, j in enumerate(al["match"]):
+        if j >= 0:
+            expected_at.setdefault(j, []).append(i)
     shown: set[str] = set()
     step, last_clauses = 0, None
     for j, m in enumerate(moments(result.trace or [])):
@@ -154,7 +165,8 @@ def narrate(console: Console, case, result, catalog) -> None:
             for c in clauses:
                 _clause_text(console, catalog, c, shown)
             last_clauses = clauses
-        mark = f"  [green]✓ expected #{expected_at[j]}[/green]" if j in expected_at else ""
+        mark = "".join(f"  [green]✓ expected #{i}{escape(f' ({notes[i]})') if notes[i] else ''}[/green]"
+                       for i in expected_at.get(j, []))
         if j in al["rejected"]:
             mark += "  [green]✓ expected refusal[/green]" if any(
                 r.at == al["rejected"][j] for r in case.expect.rejected) else "  [red]✗ unexpected refusal[/red]"
@@ -166,6 +178,33 @@ def narrate(console: Console, case, result, catalog) -> None:
                 d = case.script[e.args["at"]]
                 line += f"  [dim]← script #{e.args['at']}: {escape(d.player)}: {escape(d.kind)} {escape(_short(d.args))}[/dim]"
             console.print(line, highlight=False)
+    _other_expectations(console, case, result)
+
+
+def _other_expectations(console: Console, case, result) -> None:
+    """What the case expects beyond moments: absences (between moments and anywhere) and the state after
+    decision N, each marked with the verdict."""
+    div = result.divergence
+    ex = case.expect
+    between = [(i, it) for i, it in enumerate(ex.events) if hasattr(it, "absent")]
+    if not (between or ex.absent or ex.after):
+        return
+    console.print("\n[bold]Also expected[/bold]")
+
+    def mark(bad: bool) -> str:
+        return "[red]✗[/red]" if bad else ("[green]✓[/green]" if result.status == "pass" else "[dim]·[/dim]")
+
+    for i, it in between:
+        bad = div is not None and div.what == "absent" and div.index == i
+        pats = ", ".join(f"{ev.kind} {_short(ev.fields)}" for ev in it.absent)
+        console.print(f"  {mark(bad)} #{i}: none of {escape(pats)} between its neighbours", highlight=False)
+    if ex.absent:
+        bad = div is not None and div.what == "absent" and div.index is None
+        pats = ", ".join(f"{ev.kind} {_short(ev.fields)}" for ev in ex.absent)
+        console.print(f"  {mark(bad)} none of {escape(pats)} anywhere", highlight=False)
+    for check in ex.after:
+        bad = div is not None and div.what == "after" and div.index == check.decision
+        console.print(f"  {mark(bad)} after decision {check.decision}: {escape(_short(check.state))}", highlight=False)
 
 
 def _short(v: Any) -> str:
@@ -219,26 +258,33 @@ def verdict(console: Console, res, who: str) -> None:
         console.print(f"  {escape(res.error)}", highlight=False)
     if res.skip_reason:
         console.print(f"  {escape(res.skip_reason)}", highlight=False)
+    for u in getattr(res, "unchecked", None) or []:
+        console.print(f"  not checked at level {escape(res.level or 'trace')}: {escape(u.what)} needs "
+                      f"{escape(u.needs)} ({escape(u.why)})", highlight=False)
 
 
-def explain(case_id: str, engine_spec: str = "reference", console: Console | None = None, engine=None) -> int:
-    """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests)."""
+def explain(case_id: str, engine_spec: str = "reference", console: Console | None = None, engine=None,
+            cases=None) -> int:
+    """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests); ``cases``: the
+    case files or folders to look in (default: the built-in suite)."""
     from .core.errors import EngineStartError
     from .harness.engine import ReferenceEngine, make_engine
     from .harness.runner import choose_ruleset, run_case
     from .loader import load_suite
 
     console = console or Console(highlight=False)
-    suite = load_suite()
+    suite = load_suite(cases or None)
     lc, near = find_case(case_id, suite)
     if lc is None:
-        msg = f"tcg-oracle explain: no case {case_id!r}"
-        msg += (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words"
+        msg = _not_loaded(case_id, suite) or f"tcg-oracle explain: no case {case_id!r}" + (
+            (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words")
         console.print(escape(msg), highlight=False)
+        for err in suite.errors[:5]:  # the case may be among the invalid ones (a broken suite catalog ...)
+            console.print(escape(f"  invalid: {err}"), highlight=False)
         return EXIT_USAGE
     case = lc.case
     ruleset, _ = choose_ruleset(lc, None)
-    catalog = _catalog(case.game)
+    catalog = _catalog(case.game, lc.extra)
 
     src = case.source
     quote = getattr(src, "quote", None)
@@ -250,7 +296,7 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     if quote:
         body += f"\n\n「{escape(quote)}」\n[dim]— {escape(where)}[/dim]"
     console.print(Panel(body, expand=False))
-    print_board(console, case)
+    print_board(console, case, lc.extra)
     if case.script:
         console.print("[bold]Script[/bold]")
         for i, d in enumerate(case.script):
@@ -261,6 +307,7 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     if ref.trace:
         narrate(console, case, ref, catalog)
     verdict(console, ref, "reference")
+    order_check(console, case.game, ref.trace)
     if engine is None and engine_spec == "reference":
         return EXIT_OK if ref.status == "pass" else EXIT_FAIL
 
@@ -283,16 +330,43 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     console.print(f"\n[bold underline]{escape(name)} against the reference[/bold underline]")
     parting(console, ref, res, catalog, name)
     verdict(console, res, name)
-    return EXIT_OK if res.status == "pass" else EXIT_FAIL
+    order_check(console, case.game, res.trace)
+    return EXIT_OK if res.status in ("pass", "not_checkable") else EXIT_FAIL
+
+
+def order_check(console: Console, game: str, trace) -> None:
+    """The procedure's ordering constraints on a trace (``oracle.smt.order``); when one is broken, z3's
+    unsat core names the smallest set of clauses broken (``oracle.smt.order_explain``)."""
+    from .smt.order import check_order
+
+    if not trace or not check_order(game, trace):
+        return
+    try:
+        from .smt.order_explain import describe, explain_order
+    except ImportError:  # z3 not installed: the plain check still names every broken pair
+        console.print(escape("\n".join(v.message for v in check_order(game, trace))), highlight=False)
+        return
+    console.print("\n[bold]Ordering constraints[/bold]")
+    console.print(escape(describe(explain_order(game, trace))), highlight=False)
+
+
+def _not_loaded(case_id: str, suite) -> str | None:
+    """When the case exists but does not load (its file, or its game's catalog or card pool, is broken):
+    why, instead of "no case"."""
+    errors = [e for e in suite.errors if e.case_id == case_id]
+    if not errors:
+        return None
+    return f"tcg-oracle explain: case {case_id!r} does not load:\n" + "\n".join(f"  {e}" for e in errors)
 
 
 def main(args: argparse.Namespace) -> int:
+    cases = getattr(args, "cases", None)
     if getattr(args, "request", False):
-        return print_request(args.case_id)
-    return explain(args.case_id, getattr(args, "engine", "reference") or "reference")
+        return print_request(args.case_id, cases)
+    return explain(args.case_id, getattr(args, "engine", "reference") or "reference", cases=cases)
 
 
-def print_request(case_id: str) -> int:
+def print_request(case_id: str, cases=None) -> int:
     """The request line the harness sends an engine for this case, exactly (JSON lines protocol)."""
     import sys
 
@@ -300,11 +374,12 @@ def print_request(case_id: str) -> int:
     from .harness.runner import choose_ruleset
     from .loader import load_suite
 
-    lc, near = find_case(case_id, load_suite())
+    suite = load_suite(cases or None)
+    lc, near = find_case(case_id, suite)
     if lc is None:
-        print(f"tcg-oracle explain: no case {case_id!r}" + (". Did you mean: " + ", ".join(near) if near else ""),
-              file=sys.stderr)
+        print(_not_loaded(case_id, suite) or f"tcg-oracle explain: no case {case_id!r}"
+              + (". Did you mean: " + ", ".join(near) if near else ""), file=sys.stderr)
         return EXIT_USAGE
     ruleset, _ = choose_ruleset(lc, None)
-    print(make_request(lc.case, ruleset).model_dump_json())
+    print(make_request(lc.case, ruleset, lc.extra).model_dump_json())
     return 0

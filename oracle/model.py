@@ -14,7 +14,9 @@ from pydantic import (
     AliasChoices,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     field_validator,
     model_validator,
 )
@@ -206,6 +208,9 @@ class CardSetup(Frozen):
     protector: str | None = None
     attached_to: str | None = None
     face: Literal["front", "back"] | None = None
+    attacking: bool | str | None = Field(default=None, description="With a later setup.step: the card is attacking "
+                                                              "(true, or what it attacks where the game names it)")
+    blocking: str | None = Field(default=None, description="With a later setup.step: the attacker this card blocks")
     props: dict[str, Any] = Field(default_factory=dict, description="Game-specific state")
 
 
@@ -231,6 +236,8 @@ class Setup(Frozen):
     active: str = Field(description="The player whose turn it is")
     turn: int = Field(default=1, ge=1)
     phase: str = "main"
+    step: str | None = Field(default=None, description="Start at this later step of the turn (the game's "
+                                                       "vocabulary lists the steps and what the setup holds)")
     players: dict[str, PlayerSetup] = Field(min_length=1, description="In turn order")
     props: dict[str, Any] = Field(default_factory=dict, description="Game-specific board state")
 
@@ -296,18 +303,69 @@ class ExpectedEvent(Frozen):
 
 
 class ExpectedMoment(Frozen):
-    """Events that happen at one moment (simultaneously)."""
+    """Events that happen at one moment (simultaneously). ``match: equals`` (the default): the actual
+    moment holds exactly these events; ``contains`` (written ``{contains: [ev, ...]}``): at least these."""
 
     events: list[ExpectedEvent] = Field(min_length=1)
+    match: Literal["equals", "contains"] = "equals"
 
     @model_validator(mode="before")
     @classmethod
     def _from_short_form(cls, data: Any) -> Any:
         if isinstance(data, list):
             return {"events": data}
+        if isinstance(data, dict) and set(data) == {"contains"}:
+            return {"events": data["contains"], "match": "contains"}
         if isinstance(data, dict) and "events" not in data:
             return {"events": [data]}
         return data
+
+    @property
+    def contains(self) -> bool:
+        return self.match == "contains"
+
+
+class AbsentEvents(Frozen):
+    """``{absent: [ev, ...]}`` inside ``expect.events``: none of these events happens between the
+    neighbouring expected items (after the one before, before the one after)."""
+
+    absent: list[ExpectedEvent] = Field(min_length=1)
+
+
+class UnorderedGroup(Frozen):
+    """``{unordered: [moment, moment, ...]}``: each moment matched once, in any order, after the previous
+    expected item and before the next."""
+
+    unordered: list[ExpectedMoment] = Field(min_length=2)
+
+
+def _item_tag(data: Any) -> str:
+    if isinstance(data, AbsentEvents):
+        return "absent-item"
+    if isinstance(data, UnorderedGroup):
+        return "unordered-item"
+    if isinstance(data, dict) and len(data) == 1:
+        key = next(iter(data))
+        if key in ("absent", "unordered"):
+            return f"{key}-item"
+    return "moment-item"
+
+
+ExpectedItem = Annotated[
+    Union[Annotated[ExpectedMoment, Tag("moment-item")], Annotated[AbsentEvents, Tag("absent-item")],
+          Annotated[UnorderedGroup, Tag("unordered-item")]],
+    Discriminator(_item_tag),
+]
+"""An item of ``expect.events``: a moment (equals or contains), an absence, or an unordered group."""
+
+
+class StateCheck(Frozen):
+    """``expect.after: [{decision: N, state: {players: ..., cards: ...}}]``: the observable state after
+    decision N of the script (and what it caused, before the next decision); the projection is
+    ``final``'s."""
+
+    decision: int = Field(ge=0, description="Index (from 0) of the decision in the script")
+    state: dict[str, Any] = Field(description="Projection: players.<p>.<zone|field>, cards.<id>.<field>")
 
 
 class Rejection(Frozen):
@@ -316,13 +374,16 @@ class Rejection(Frozen):
 
 
 class Expect(Frozen):
-    events: list[ExpectedMoment] = Field(default_factory=list)
+    events: list[ExpectedItem] = Field(default_factory=list)
     exact: bool = False
+    absent: list[ExpectedEvent] = Field(default_factory=list,
+                                        description="Events that must happen nowhere in the trace")
     final: dict[str, Any] | None = Field(
         default=None, description="Projection of the end state: players.<p>.<zone|life>, cards.<id>.<field>"
     )
     winner: str | None = None
     rejected: list[Rejection] = Field(default_factory=list)
+    after: list[StateCheck] = Field(default_factory=list, description="State checks after decision N")
 
     @field_validator("rejected", mode="before")
     @classmethod
@@ -334,7 +395,7 @@ class Expect(Frozen):
         return "winner" in self.model_fields_set
 
     def asserts_anything(self) -> bool:
-        return bool(self.events or self.final or self.rejected or self.asserts_winner)
+        return bool(self.events or self.absent or self.final or self.rejected or self.after or self.asserts_winner)
 
 
 class Case(Frozen):
@@ -410,10 +471,9 @@ class Hello(Frozen):
 
     @property
     def v1(self) -> bool:
+        """Protocol 1: level trace with reason codes, and an entry absent from the trace was never reached
+        (protocol 2: never asked, when later entries were)."""
         return self.protocol_version < 2
-
-    def reports_event(self, game: str, kind: str) -> bool:
-        return self.events is None or game not in self.events or kind in self.events[game]
 
 
 class CaseRequest(Frozen):
@@ -523,6 +583,36 @@ class Bye(Frozen):
 
 
 # --------------------------------------------------------------------------------------------
+# Optional capability ``legal_blocks`` (issue 12: the z3 agreement checks against any engine).
+# Kept in its own block: an engine that lists "legal_blocks" in hello.capabilities answers these.
+
+
+class LegalBlocksRequest(Frozen):
+    """The board at the block step -- a case setup and the decisions up to the block (the attack) --
+    asking how many block declarations are legal there."""
+
+    type: Literal["legal_blocks"] = "legal_blocks"
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    game: str
+    ruleset: str
+    setup: dict[str, Any]
+    script: list[dict[str, Any]] = Field(description="The decisions up to the block step: the attack")
+    cards: dict[str, dict[str, Any]] = Field(description="Card pool entries used by the setup, by name")
+    enumerate: bool = Field(default=False, description="Also list the legal declarations, not only count them")
+
+
+class LegalBlocksReply(Frozen):
+    type: Literal["legal_blocks"] = "legal_blocks"
+    id: str
+    count: int = Field(ge=0, description="How many legal block declarations (declaring no block is one)")
+    divide: dict[str, int] | None = Field(
+        default=None, description="Per attacker, in how many legal declarations it is blocked (perft's divide)")
+    declarations: list[list[tuple[str, str]]] | None = Field(
+        default=None, description="With enumerate: each legal declaration as [blocker, attacker] pairs")
+
+
+# --------------------------------------------------------------------------------------------
 # Results
 
 
@@ -538,7 +628,7 @@ class Unchecked(Frozen):
 class Divergence(Frozen):
     """The first place where the engine under test parts from the expectation."""
 
-    what: Literal["moment", "exact", "final", "winner", "rejection"]
+    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order"]
     message: str
     index: int | None = Field(default=None, description="Index of the expected item")
     expected: Any = None
@@ -610,7 +700,8 @@ def json_schema(name: str) -> dict[str, Any]:
     from pydantic import TypeAdapter
 
     if name == "protocol":
-        adapter = TypeAdapter(Union[Hello, CaseRequest, CaseReply, LegalityRequest, LegalityReply, Bye])
+        adapter = TypeAdapter(Union[Hello, CaseRequest, CaseReply, LegalityRequest, LegalityReply, Bye,
+                                    LegalBlocksRequest, LegalBlocksReply])
         schema = adapter.json_schema()
         schema["title"] = f"tcg-oracle protocol v{PROTOCOL_VERSION}"
         return schema

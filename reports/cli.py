@@ -1,9 +1,8 @@
-"""``tcg-oracle report RESULTS.json... --out FILE [--baseline FILE]``."""
+"""``tcg-oracle report RESULTS.json... --out FILE [--baseline FILE] [--cases PATH]... [--proofs FILE]``."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -14,10 +13,11 @@ EXIT_OK, EXIT_USAGE = 0, 2
 
 def load_results(path: Path):
     """One results file (a run, a merged run of shards or of several engines)."""
+    from oracle.limits import loads_json
     from oracle.model import Results
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except ValueError as exc:
@@ -41,9 +41,20 @@ def main(args: argparse.Namespace) -> int:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None))
-    except BaselineError as exc:
+        from oracle.loader import suite_catalogs
+
+        catalogs = suite_catalogs(getattr(args, "cases", None)) or None
+    except Exception as exc:  # noqa: BLE001 - a broken suite catalog is bad usage, said with its location
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None), catalogs=catalogs,
+                            proofs=getattr(args, "proofs", None))
+    except (BaselineError, ValueError) as exc:  # a broken baseline or proofs file: said with its path
+        print(f"tcg-oracle report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # --out a folder, or not writable: said, no traceback
+        print(f"tcg-oracle report: --out {args.out}: cannot write: {exc}", file=sys.stderr)
         return EXIT_USAGE
     n = sum(len(r.cases) for r in results)
     print(f"report: {out} ({n} results from {len(results)} file(s), {out.stat().st_size / 1e6:.2f} MB)")

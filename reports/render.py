@@ -20,6 +20,8 @@ from markupsafe import Markup
 
 from oracle import __version__
 from oracle.baseline import Baseline
+
+from .proofs import load_proofs
 from oracle.model import STATUSES, Catalog, Results
 from oracle.portable import Portable
 
@@ -28,7 +30,7 @@ from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
 from .history import histories
 from .runs import split_runs, summary
-from .traces import align, expected_moments
+from .traces import align, expected_moments, expected_shown
 
 _STATIC = Path(__file__).resolve().parent / "templates"
 
@@ -69,6 +71,14 @@ def _source(case: Mapping[str, Any] | None) -> dict[str, Any] | None:
 def _expect(case: Mapping[str, Any] | None, moments: list) -> dict[str, Any]:
     ex = (case or {}).get("expect") or {}
     out: dict[str, Any] = {"moments": [[[k, f] for k, f in m] for m in moments]}
+    notes = {i: s.note for i, s in enumerate(expected_shown(case)) if s.note}
+    if notes:
+        out["notes"] = notes  # contains, unordered group members, absences between moments
+    if ex.get("absent"):
+        out["absent"] = [{e.get("kind"): e.get("fields") or {}} if isinstance(e, dict) and "kind" in e else e
+                         for e in ex["absent"]]
+    if ex.get("after"):
+        out["after"] = ex["after"]
     if ex.get("exact"):
         out["exact"] = True
     if "winner" in ex:
@@ -148,7 +158,7 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
 
 
 def build(results: list[Results], baseline: str | Path | Baseline | None = None,
-          catalogs: Mapping[str, Catalog] | None = None) -> dict[str, Any]:
+          catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None) -> dict[str, Any]:
     """Everything the template needs."""
     runs = split_runs(results)
     games: list[str] = []
@@ -157,6 +167,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
             if c.game not in games:
                 games.append(c.game)
     cats = load_catalogs(games, catalogs)
+    proved = load_proofs(proofs) if proofs is not None else None
     pools = _pools(games)
     diff = baseline_mod.diff(baseline_mod.resolve(baseline), runs) if baseline is not None else None
     regressed = {(ch.engine, ch.id) for ch in diff.regressions} if diff is not None else set()
@@ -204,7 +215,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
     for g in games:
         cat, err = cats[g]
         err = err and Portable().text(err)  # the catalog's path: relative to its suite, as in results
-        cov = game_coverage(g, cat, err, runs)
+        cov = game_coverage(g, cat, err, runs, proved)
         coverage.append(cov)
         for row in cov.clauses:
             if row.in_catalog:
@@ -231,6 +242,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "statuses": STATUSES,
         "summary": summary(runs, games),
         "coverage": coverage,
+        "has_proofs": proved is not None,
         "diff": diff,
         "has_baseline": diff is not None,
         "histories": histories(runs, games),
@@ -243,20 +255,19 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
 
 
 def render_html(results: list[Results], baseline: str | Path | Baseline | None = None,
-                catalogs: Mapping[str, Catalog] | None = None) -> str:
-    return _env().get_template("report.html.j2").render(**build(results, baseline, catalogs))
+                catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None) -> str:
+    return _env().get_template("report.html.j2").render(**build(results, baseline, catalogs, proofs))
 
 
 def render_report(results: list[Results], out: Path, baseline: str | Path | Baseline | None = None,
-                  catalogs: Mapping[str, Catalog] | None = None) -> Path:
+                  catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None) -> Path:
     """Write the report for one or more :class:`~oracle.model.Results` (each one engine run, or a
     merged file of several); ``baseline`` (a path to a baseline file, or an
     :class:`oracle.baseline.Baseline`) adds the regressions view; ``catalogs`` overrides the games'
-    clause catalogs (tests)."""
+    clause catalogs (tests); ``proofs`` (a ``tcg-oracle prove --json`` file) adds the clauses proved by a
+    bounded property to the coverage table."""
     out = Path(out)
-    html = render_html(list(results), baseline, catalogs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(out)
-    return out
+    html = render_html(list(results), baseline, catalogs, proofs)
+    from oracle.outputs import write_atomic
+
+    return write_atomic(out, html)

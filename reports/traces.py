@@ -2,16 +2,27 @@
 where the first divergence is.
 
 Matching is the comparison's own (:mod:`oracle.core.moments`): an expected moment matches an actual
-moment holding the same events as sets, compared on the fields written, in order (a subsequence, or
-the whole trace with ``exact``).
+moment holding the same events as sets (or at least them, ``contains``), compared on the fields written,
+in order (the placement :func:`~oracle.core.moments.match_items` finds for moments, unordered groups and
+absences, or the whole trace with ``exact``).
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
-from oracle.core.moments import moment_matches, moments
+from oracle.core.moments import (
+    AbsentItem,
+    Item,
+    Miss,
+    MomentItem,
+    Placement,
+    UnorderedItem,
+    match_items,
+    moment_matches,
+    moments,
+)
 from oracle.model import TraceEntry
 
 
@@ -48,17 +59,73 @@ def _event(raw: Any) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
-def expected_moments(case: Mapping[str, Any] | None) -> list[list[tuple[str, dict[str, Any]]]]:
-    """``expect.events`` of a dumped case as moments of (kind, fields), short forms resolved."""
+class Shown(NamedTuple):
+    """One expected moment as the report shows it: its events, a note for what is not a plain moment
+    (``contains``, a member of an unordered group, an absence), and the item of ``expect.events`` it
+    belongs to (with its member for a group)."""
+
+    events: list[tuple[str, dict[str, Any]]]
+    note: str
+    item: int
+    member: int | None = None
+
+
+def _moment(raw: Any, game: str) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
+    """A dumped (``{events, match}``) or short moment: its events and whether it is matched by contains."""
+    contains = False
+    if isinstance(raw, dict) and "events" in raw:
+        contains, raw = raw.get("match") == "contains", raw.get("events")
+    elif isinstance(raw, dict) and set(raw) == {"contains"}:
+        contains, raw = True, raw["contains"]
+    elif not isinstance(raw, list):
+        raw = [raw]
+    events = [e for e in (_event(r) for r in raw or []) if e is not None]
+    return [(k, _resolve(k, f, game)) for k, f in events], contains
+
+
+def expected_shown(case: Mapping[str, Any] | None) -> list[Shown]:
+    """``expect.events`` of a dumped case as the moments the report shows, short forms resolved: each
+    moment, each member of an unordered group, each absence."""
     if not case:
         return []
     game = str(case.get("game", ""))
-    out = []
-    for m in (case.get("expect") or {}).get("events") or []:
-        raw = m.get("events") if isinstance(m, dict) and "events" in m else (m if isinstance(m, list) else [m])
-        events = [e for e in (_event(r) for r in raw) if e is not None]
-        out.append([(k, _resolve(k, f, game)) for k, f in events])
+    out: list[Shown] = []
+    for i, m in enumerate((case.get("expect") or {}).get("events") or []):
+        if isinstance(m, dict) and set(m) == {"absent"}:
+            events = [e for e in (_event(r) for r in m["absent"] or []) if e is not None]
+            out.append(Shown([(k, _resolve(k, f, game)) for k, f in events], "absent: must not happen here", i))
+        elif isinstance(m, dict) and set(m) == {"unordered"}:
+            members = m["unordered"] or []
+            for k, member in enumerate(members):
+                events, contains = _moment(member, game)
+                out.append(Shown(events, f"unordered group {i}, {k + 1} of {len(members)}"
+                                         + (", contains" if contains else ""), i, k))
+        else:
+            events, contains = _moment(m, game)
+            out.append(Shown(events, "contains" if contains else "", i))
     return out
+
+
+def expected_moments(case: Mapping[str, Any] | None) -> list[list[tuple[str, dict[str, Any]]]]:
+    """``expect.events`` of a dumped case as moments of (kind, fields), short forms resolved (see
+    :func:`expected_shown`)."""
+    return [s.events for s in expected_shown(case)]
+
+
+def _items(shown: list[Shown]) -> list[Item]:
+    items: list[Item] = []
+    for s in shown:
+        if s.note.startswith("absent"):
+            items.append(AbsentItem(s.events))
+        elif s.member is not None:
+            member = MomentItem(s.events, s.note.endswith("contains"))
+            if s.member == 0:
+                items.append(UnorderedItem([member]))
+            else:
+                items[-1].moments.append(member)  # type: ignore[union-attr]
+        else:
+            items.append(MomentItem(s.events, s.note == "contains"))
+    return items
 
 
 def as_entries(trace: Iterable[Any] | None) -> list[TraceEntry]:
@@ -81,8 +148,9 @@ def align(case: Mapping[str, Any] | None, trace: Iterable[Any] | None,
     Moment indices count the actual trace's moments from 0. ``near`` is the actual moment the
     divergence is shown against (the nearest one for a missing moment, the differing one in an exact
     trace, the refused decision for a rejection)."""
+    shown = expected_shown(case)
     if expected is None:
-        expected = expected_moments(case)
+        expected = [s.events for s in shown]
     actual = moments(as_entries(trace))
     exact = bool(((case or {}).get("expect") or {}).get("exact"))
     match: list[int] = []
@@ -96,19 +164,7 @@ def align(case: Mapping[str, Any] | None, trace: Iterable[Any] | None,
                 if first < 0:
                     first, near = i, (i if i < len(actual) else -1)
     else:
-        pos = 0
-        kinds = [sorted(e.kind for e in m) for m in actual]
-        for i, exp in enumerate(expected):
-            want = sorted(k for k, _ in exp)  # a moment can only match one with the same kinds
-            j = next((k for k in range(pos, len(actual)) if kinds[k] == want and moment_matches(exp, actual[k])),
-                     None)
-            if j is None:
-                match.append(-1)
-                if first < 0:
-                    first, near = i, _nearest(exp, actual, pos)
-                continue
-            match.append(j)
-            pos = j + 1
+        match, first, near = _placed(shown, actual)
     rejected = {}
     for j, m in enumerate(actual):
         for e in m:
@@ -120,6 +176,41 @@ def align(case: Mapping[str, Any] | None, trace: Iterable[Any] | None,
     elif divergence and divergence.get("what") in ("winner", "final") and near < 0 and actual:
         near = len(actual) - 1
     return {"match": match, "first": first, "near": near, "rejected": rejected}
+
+
+def _placed(shown: list[Shown], actual: list[list[TraceEntry]]) -> tuple[list[int], int, int]:
+    """Each shown moment's actual moment (-1: none; an absence always -1), as the comparison places them
+    (:func:`oracle.core.moments.match_items`); the first shown moment that diverged and its nearest."""
+    items = _items(shown)
+    found = match_items(items, actual)
+    first = near = -1
+    if isinstance(found, Miss):
+        upto = found.index
+        head = upto - 1 if upto and isinstance(items[upto - 1], AbsentItem) else upto  # an absence before the
+        prefix = match_items(items[:head], actual) if head else Placement([], [])   # miss has no right neighbour
+        placed = prefix.moments if isinstance(prefix, Placement) else [[] for _ in range(head)]
+        placed = placed + [[] for _ in range(upto - head)]
+        placed = placed + [[] for _ in range(len(items) - upto)]
+        owner = [n for n, s in enumerate(shown) if _item_index(shown, n) == upto]
+        member = found.member if found.member is not None else 0
+        first = owner[min(member, len(owner) - 1)] if owner else -1
+        if found.why == "present" and found.entry is not None:
+            near = next((j for j, m in enumerate(actual) if found.entry in m), -1)
+        elif first >= 0:
+            near = _nearest(shown[first].events, actual, found.after)
+    else:
+        placed = found.moments
+    match: list[int] = []
+    for n, s in enumerate(shown):
+        where = placed[_item_index(shown, n)]
+        k = s.member or 0
+        match.append(where[k] if k < len(where) else -1)
+    return match, first, near
+
+
+def _item_index(shown: list[Shown], n: int) -> int:
+    """The position among the matcher's items of the item shown moment ``n`` belongs to."""
+    return len({s.item for s in shown[:n + 1]}) - 1
 
 
 def _nearest(exp: list[tuple[str, dict[str, Any]]], actual: list[list[TraceEntry]], start: int) -> int:

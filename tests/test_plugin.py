@@ -83,3 +83,11 @@ def test_works_with_xdist_and_a_cmd_engine(toy_project):
     engine = f"cmd:{sys.executable} {HARNESS.parent / 'engines' / 'toy_engine.py'}"
     result = toy_project.runpytest_subprocess("-p", "xdist", "-n", "2", "--tcg-engine", engine, "cases")
     result.assert_outcomes(passed=15, failed=1)
+
+
+def test_a_case_not_checkable_at_the_engine_level_is_skipped_with_the_level(toy_project):
+    result = toy_project.runpytest_subprocess("--tcg-engine", "py:level_engines:final", "cases", "-rs")
+    out = result.stdout.str()
+    assert "not checkable at level final: events needs steps" in out
+    o = result.parseoutcomes()  # the case expecting the wrong winner still fails at level final
+    assert o["failed"] == 1 and o["skipped"] >= 1 and o["passed"] + o["skipped"] == 15

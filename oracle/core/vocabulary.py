@@ -31,6 +31,20 @@ class AbilitySpec:
     source: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class StepSpec:
+    """A later step a case's setup may start at (``setup.step``) and the battle state it then holds:
+    how many cards may be ``attacking`` (each tapped / asleep when ``attackers_tapped``; naming what it
+    attacks when ``target``), and whether cards may be ``blocking`` an attacker."""
+
+    name: str
+    doc: str
+    attackers: tuple[int, int | None] = (1, None)
+    target: bool = False
+    blockers: bool = False
+    attackers_tapped: bool = True
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     game: str
@@ -41,6 +55,8 @@ class Vocabulary:
     abilities: dict[str, AbilitySpec]
     player_fields: dict[str, str] = field(default_factory=dict)
     card_fields: dict[str, str] = field(default_factory=dict)
+    steps: dict[str, StepSpec] = field(default_factory=dict)
+    """The later steps a case's setup may start at (``setup.step``), each with what the setup then holds."""
     players: tuple[int, int | None] = (2, None)
     """How many players a setup may have (at least, at most; None = no limit)."""
     field_events: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -92,4 +108,18 @@ def markdown(voc: Vocabulary) -> str:
     out += [f"| `{e.kind}` | {', '.join(e.fields)} | {cell(e.doc)} |" for e in voc.events.values()]
     out += ["", "| refusal reason | meaning |", "|---|---|"]
     out += [f"| `{r}` | {cell(doc)} |" for r, doc in voc.reasons.items()]
+    if voc.steps:
+        out += ["", "| `setup.step` | the setup holds | what happens first |", "|---|---|---|"]
+        for s in voc.steps.values():
+            low, high = s.attackers
+            held = ("no attacking card" if high == 0 else
+                    f"{low}{'' if high == low else ' or more' if high is None else f' to {high}'} card(s) marked "
+                    f"`attacking: {'<player or card id>' if s.target else 'true'}`"
+                    + (" (tapped)" if s.attackers_tapped else "")
+                    + ("; cards marked `blocking: <attacker id>`" if s.blockers else ""))
+            out += [f"| `{s.name}` | {cell(held)} | {cell(s.doc)} |"]
+    out += ["", "| final-state field | type and meaning |", "|---|---|"]
+    out += [f"| `players.<p>.{z}` | list of card ids (or a count, in a case) |" for z in voc.zones]
+    out += [f"| `players.<p>.{f}` | {cell(doc)} |" for f, doc in voc.player_fields.items()]
+    out += [f"| `cards.<id>.{f}` | {cell(doc)} |" for f, doc in voc.card_fields.items()]
     return "\n".join(out)

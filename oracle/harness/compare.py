@@ -7,17 +7,23 @@ failed; a check that runs partly (events at level ``steps``, a refusal without r
 part it could not check. A case none of whose expectations could be checked is ``not_checkable``.
 
 - Events (``steps``): at ``trace`` an expected moment matches an actual moment when both hold the same
-  events as sets, each event compared on the fields the case wrote; expected moments appear in order (a
-  subsequence of the actual moments), or are the whole trace with ``exact: true``. At ``steps`` each
+  events as sets (``contains``: at least these), each event compared on the fields the case wrote;
+  expected items appear in order (moments a subsequence of the actual moments, an unordered group's
+  moments in any order between its neighbours, an absence: none of its events between its neighbours),
+  or are the whole trace with ``exact: true`` (:func:`oracle.core.moments.match_items`). At ``steps`` each
   expected moment's events must all be among the events of one step, steps in order (moment grouping,
-  order inside a step and ``exact`` need ``trace``). An event kind the engine does not report (its
+  order inside a step, ``exact``, unordered groups and absences between moments need ``trace``). An event kind the engine does not report (its
   hello's ``events``) is left out of the moment and recorded unchecked.
 - Rejections (``final``): every refused decision must be expected (``rejected: {at, reason}``); its reason
   is checked when the engine has reason codes; that nothing changed between the refusal and the next
   decision needs the trace (or checkpoints: the one after the refusal equals the one before). An
   ``automatic`` entry counts as accepted; a refusal expected on an entry the engine took automatically or
   never asked is asked of the engine (capability ``legality``) or is not checkable.
+- ``absent`` (``steps``): none of these events anywhere.
+- ``after`` (``checkpoints``): the state after decision N, projected as ``final``.
 - ``winner`` and ``final`` (``final``).
+- ``order`` (``trace``, on every case): the procedure's ordering constraints (:mod:`oracle.smt.order`, plain
+  Python); a trace that breaks one fails with the clauses it breaks.
 - ``asserted`` coverage: the clauses of the trace entries an expectation matched (trace level only).
 """
 
@@ -27,10 +33,33 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..core.moments import event_matches, moment_matches, moments, same
+from ..core.moments import (
+    AbsentItem,
+    Item,
+    MomentItem,
+    Placement,
+    UnorderedItem,
+    any_event,
+    event_matches,
+    match_items,
+    moment_matches,
+    moments,
+    same,
+)
 from .. import registry
 from ..loader import resolve_primary
-from ..model import Case, CaseReply, Divergence, Hello, LegalityReply, TraceEntry, Unchecked
+from ..model import (
+    AbsentEvents,
+    Case,
+    CaseReply,
+    Divergence,
+    ExpectedEvent,
+    ExpectedMoment,
+    Hello,
+    LegalityReply,
+    TraceEntry,
+    Unchecked,
+)
 from .views import DECISION_KINDS, Observation, at_least, observe
 
 
@@ -85,6 +114,9 @@ class Check:
     applies: Callable[[Case], bool]
     run: Callable[[Ctx], Divergence | None]
     reads: tuple[str, ...] = ()
+    implicit: bool = False
+    """Not an expectation the case writes but an invariant of the procedure, checked on every reply whose
+    level allows it; below that level it is silently not run (nothing to report as unchecked)."""
 
 
 def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask | None = None) -> Verdict:
@@ -98,6 +130,8 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
         if not check.applies(case):
             continue
         if not at_least(obs.level, check.needs):
+            if check.implicit:
+                continue
             ctx.not_checkable(check.name, check.needs, f"{check.name} needs level {check.needs}; the engine "
                                                        f"reports {obs.level}")
             continue
@@ -302,49 +336,104 @@ def _ask_legality(ctx: Ctx, i: int, at: int, reason: str, outcome: str) -> Diver
 Pattern = list[tuple[str, dict[str, Any]]]
 
 
-def _expected_moments(ctx: Ctx) -> list[tuple[int, Pattern]]:
-    """The expected moments as patterns, numbered as in the case; event kinds the engine does not report
-    are left out (and recorded), and so is a refusal's reason without reason codes."""
+def _filtered(ctx: Ctx, label: str, events: list[ExpectedEvent]) -> tuple[Pattern, list[str]]:
+    """An expected moment's (or absence's) events as patterns; event kinds the engine does not report are
+    left out (returned), and so is a refusal's reason without reason codes (recorded)."""
     case, obs = ctx.case, ctx.obs
+    pats: Pattern = []
+    dropped: list[str] = []
+    for ev in events:
+        fields = resolve_primary(ev.kind, ev.fields, case.game)
+        if not obs.reports(ev.kind):
+            dropped.append(ev.kind)
+            continue
+        if ev.kind in DECISION_KINDS and isinstance(fields.get("at"), int) and obs.outcome(fields["at"]) == "not_asked":
+            ctx.not_checkable(f"{label}.{ev.kind}", "legality",
+                              f"the engine never asked for decision {fields.get('at')} (it took that decision "
+                              f"itself), so it has no {ev.kind} event for it; the rejected expectation is "
+                              f"checked through the legality query where the engine offers it")
+            continue
+        if ev.kind == "rejected" and "reason" in fields and not obs.reason_codes:
+            fields = {k: v for k, v in fields.items() if k != "reason"}
+            ctx.not_checkable(f"{label}.reason", "reason_codes",
+                              "the engine refuses without the vocabulary's reason codes")
+        pats.append((ev.kind, fields))
+    return pats, dropped
+
+
+def _note_dropped(ctx: Ctx, label: str, dropped: list[str], kept: bool, what: str = "moment") -> None:
+    if dropped:
+        kinds = ",".join(dict.fromkeys(dropped))
+        ctx.not_checkable(label if not kept else f"{label}.{kinds}", f"events:{kinds}",
+                          f"the engine does not report {kinds} events"
+                          + (f"; the {what} was checked without them" if kept else ""))
+
+
+def _moment(ctx: Ctx, label: str, m: ExpectedMoment) -> MomentItem | None:
+    pats, dropped = _filtered(ctx, label, m.events)
+    _note_dropped(ctx, label, dropped, bool(pats))
+    return MomentItem(pats, m.contains) if pats else None
+
+
+def _expected_items(ctx: Ctx) -> list[tuple[int, Item]]:
+    """The items of ``expect.events`` as :mod:`oracle.core.moments` items, numbered as in the case, with
+    what the engine does not report left out. An absence next to an item left out is left out too (its
+    window would widen past what the case said)."""
+    out: list[tuple[int, Item]] = []
+    lost = False
+    for i, it in enumerate(ctx.case.expect.events):
+        label = f"events[{i}]"
+        item: Item | None
+        if isinstance(it, ExpectedMoment):
+            item = _moment(ctx, label, it)
+        elif isinstance(it, AbsentEvents):
+            pats, dropped = _filtered(ctx, label, it.absent)
+            _note_dropped(ctx, label, dropped, bool(pats), "absence")
+            item = AbsentItem(pats) if pats else None
+        else:
+            members = [_moment(ctx, f"{label}.unordered[{k}]", m) for k, m in enumerate(it.unordered)]
+            kept = [m for m in members if m is not None]
+            item = UnorderedItem(kept) if kept else None
+        if item is None:
+            lost = True
+        else:
+            out.append((i, item))
+    if lost and any(isinstance(it, AbsentItem) for _, it in out):
+        for i, it in out:
+            if isinstance(it, AbsentItem):
+                ctx.not_checkable(f"events[{i}]", "events:all", "an absence between two expected items, one of "
+                                                                "which names only events the engine does not report")
+        out = [(i, it) for i, it in out if not isinstance(it, AbsentItem)]
+    return out
+
+
+def _expected_moments(ctx: Ctx, items: list[tuple[int, Item]]) -> list[tuple[int, Pattern]]:
+    """The plain moments among the items (what ``exact`` and the ``steps`` level compare); groups and
+    absences are recorded as needing the trace."""
     out = []
-    for i, m in enumerate(case.expect.events):
-        pats: Pattern = []
-        dropped: list[str] = []
-        for ev in m.events:
-            fields = resolve_primary(ev.kind, ev.fields, case.game)
-            if not obs.reports(ev.kind):
-                dropped.append(ev.kind)
-                continue
-            if ev.kind == "rejected" and "reason" in fields and not obs.reason_codes:
-                fields = {k: v for k, v in fields.items() if k != "reason"}
-                ctx.not_checkable(f"events[{i}].reason", "reason_codes",
-                                  "the engine refuses without the vocabulary's reason codes")
-            pats.append((ev.kind, fields))
-        if dropped:
-            kinds = ",".join(dict.fromkeys(dropped))
-            ctx.not_checkable(f"events[{i}]" if not pats else f"events[{i}].{kinds}", f"events:{kinds}",
-                              f"the engine does not report {kinds} events"
-                              + ("; the moment was checked without them" if pats else ""))
-        if pats:
-            out.append((i, pats))
+    for i, it in items:
+        if isinstance(it, MomentItem):
+            out.append((i, it.events))
+        else:
+            kind = "an absence between two moments" if isinstance(it, AbsentItem) else "an unordered group of moments"
+            ctx.not_checkable(f"events[{i}]", "trace", f"{kind} needs the moments in order (level trace)")
     return out
 
 
 def check_events(ctx: Ctx) -> Divergence | None:
-    expected = _expected_moments(ctx)
-    filtered = len(expected) < len(ctx.case.expect.events) or any(
-        u.needs.startswith("events:") for u in ctx.unchecked)
-    if not expected:
+    items = _expected_items(ctx)
+    filtered = len(items) < len(ctx.case.expect.events) or any(u.needs.startswith("events:") for u in ctx.unchecked)
+    if not items:
         return None
     if ctx.obs.trace is None:
-        return _events_in_steps(ctx, expected)
+        return _events_in_steps(ctx, _expected_moments(ctx, items))
     ctx.checked += 1
-    if ctx.case.expect.exact and not filtered:
-        return _events_exact(ctx, [p for _, p in expected])
+    if ctx.case.expect.exact and not filtered:  # the loader allows only plain moments with exact
+        return _events_exact(ctx, [p for _, p in _expected_moments(ctx, items)])
     if ctx.case.expect.exact:
         ctx.not_checkable("exact", "events:all", "the whole trace is compared only when the engine reports "
                                                  "every event kind the case names")
-    return _events_in_order(ctx, expected)
+    return _events_in_order(ctx, items)
 
 
 def _events_exact(ctx: Ctx, expected: list[Pattern]) -> Divergence | None:
@@ -354,7 +443,8 @@ def _events_exact(ctx: Ctx, expected: list[Pattern]) -> Divergence | None:
         if not moment_matches(exp, act):
             return Divergence(what="exact", index=i, expected=_pattern(exp), actual=_show(act),
                               context=_context(trace, act[0].moment),
-                              message=f"moment {i} differs (exact trace expected)")
+                              message=f"moment {i} differs (exact trace expected): expected {_j(_pattern(exp))}, "
+                                      f"the engine's moment {act[0].moment} holds {_j(_show(act))}")
         _credit(ctx.asserted, act)
     if len(expected) != len(actual):
         extra = actual[len(expected):] if len(actual) > len(expected) else []
@@ -366,23 +456,45 @@ def _events_exact(ctx: Ctx, expected: list[Pattern]) -> Divergence | None:
     return None
 
 
-def _events_in_order(ctx: Ctx, expected: list[tuple[int, Pattern]]) -> Divergence | None:
+# level: trace -- moments in order (contains, absences between moments and unordered groups included)
+def _events_in_order(ctx: Ctx, numbered: list[tuple[int, Item]]) -> Divergence | None:
     trace = ctx.trace
     actual = moments(trace)
-    pos = 0
-    for i, exp in expected:
-        j = next((k for k in range(pos, len(actual)) if moment_matches(exp, actual[k])), None)
-        if j is None:
-            near = _nearest(exp, actual[pos:])
-            return Divergence(
-                what="moment", index=i, expected=_pattern(exp), actual=_show(near) if near else None,
-                context=_context(trace, near[0].moment if near else None),
-                message=f"expected moment {i} {_j(_pattern(exp))} was not found"
-                        + (f" after moment {actual[pos - 1][0].moment}" if pos else "")
-                        + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
-        _credit(ctx.asserted, actual[j])
-        pos = j + 1
-    return None
+    items = [it for _, it in numbered]
+    found = match_items(items, actual)
+    if isinstance(found, Placement):
+        for entries in found.entries:
+            _credit(ctx.asserted, entries)
+        return None
+    item, index = items[found.index], numbered[found.index][0]
+    where = (f" after the engine's moment {actual[found.after - 1][0].moment} (where expected moment {index - 1} "
+             f"matched; expected moments count from 0 in the case's events, the engine's are its trace's "
+             f"numbers)" if found.after and index else "")
+    if found.why == "present" and found.entry is not None:
+        hit = found.entry
+        return Divergence(what="absent", index=index, expected={"absent": _pattern(item.events)},
+                          actual=_show([hit]), context=_context(trace, hit.moment),
+                          message=f"expected item {index} says {_j(_pattern(item.events))} does not happen "
+                                  f"between its neighbours, but moment {hit.moment} has {_j(_show([hit])[0])}")
+    if isinstance(item, UnorderedItem):
+        member = item.moments[found.member] if found.member is not None else None
+        exp = member.events if member else [ev for m in item.moments for ev in m.events]
+        near = _nearest(exp, actual[found.after:])
+        what = (f"moment {found.member} of the unordered group {index} {_j(_pattern(exp))} was not found"
+                if member else f"the unordered group {index} found no distinct moment for each member")
+        return Divergence(what="moment", index=index,
+                          expected={"unordered": [_pattern(m.events) for m in item.moments]},
+                          actual=_show(near) if near else None,
+                          context=_context(trace, near[0].moment if near else None),
+                          message=what + where + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
+    exp = item.events
+    near = _nearest(exp, actual[found.after:])
+    label = "expected moment" + (" (contains)" if isinstance(item, MomentItem) and item.contains else "")
+    return Divergence(
+        what="moment", index=index, expected=_pattern(exp), actual=_show(near) if near else None,
+        context=_context(trace, near[0].moment if near else None),
+        message=f"{label} {index} {_j(_pattern(exp))} was not found" + where
+                + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
 
 
 def _blocks(ctx: Ctx) -> list[tuple[str, list[TraceEntry]]]:
@@ -399,7 +511,7 @@ def _blocks(ctx: Ctx) -> list[tuple[str, list[TraceEntry]]]:
                                                                       clause=None) for e in s.events]))
 
     step(-1)
-    for at in sorted(set(steps) | set(obs.decisions or {}) - {-1}):
+    for at in sorted((set(steps) | set(obs.decisions or {})) - {-1}):
         d = (obs.decisions or {}).get(at)
         if d is not None and d.outcome != "not_asked" and 0 <= at < len(case.script):
             entry = case.script[at]
@@ -468,7 +580,70 @@ def _nearest(exp: Pattern, candidates: list[list[TraceEntry]]) -> list[TraceEntr
 
 
 # --------------------------------------------------------------------------------------------
+# absent anywhere (level steps: the events that happened, in any grouping; credits nothing)
+
+
+def check_absent(ctx: Ctx) -> Divergence | None:
+    case, obs = ctx.case, ctx.obs
+    pats, dropped = _filtered(ctx, "absent", case.expect.absent)
+    _note_dropped(ctx, "absent", dropped, bool(pats), "absence")
+    if not pats:
+        return None
+    if obs.trace is not None:
+        happened = ctx.trace
+    elif obs.steps is not None:
+        happened = [TraceEntry.model_construct(moment=s.after, kind=e.kind, args=e.args, clause=None)
+                    for s in obs.steps for e in s.events]
+    else:
+        ctx.not_checkable("absent", "steps", "the reply has no steps")
+        return None
+    ctx.checked += 1
+    hit = any_event(pats, happened)
+    if hit is None:
+        return None
+    where = f"moment {hit.moment}" if obs.trace is not None else f"step {hit.moment}"
+    return Divergence(what="absent", expected={"absent": _pattern(pats)}, actual=_show([hit]),
+                      context=_context(ctx.trace, hit.moment) if obs.trace is not None else [],
+                      message=f"the case expects no {_j(_pattern(pats))} anywhere, but {where} has "
+                              f"{_j(_show([hit])[0])}")
+
+
+# --------------------------------------------------------------------------------------------
+# state after decision N (level checkpoints)
+
+
+def check_after(ctx: Ctx) -> Divergence | None:
+    case, cps = ctx.case, ctx.obs.checkpoints
+    if cps is None:
+        for i in range(len(case.expect.after)):
+            ctx.not_checkable(f"after[{i}]", "checkpoints", "the reply has no checkpoints")
+        return None
+    for check in case.expect.after:
+        n = check.decision
+        ctx.checked += 1
+        state = cps.get(n)
+        if not isinstance(state, dict):
+            return Divergence(what="after", index=n, expected={"after": n, "state": check.state}, actual=None,
+                              context=_context(ctx.trace, None),
+                              message=f"the reply has no state after decision {n} ({_decision(case, n)})")
+        div = _check_state(case, check.state, state, _until_decision(ctx.trace, n + 1), ctx.asserted, "after",
+                           f"after decision {n}:")
+        if div is not None:
+            return div.model_copy(update={"index": n})
+    return None
+
+
+def _until_decision(trace: list[TraceEntry], at: int) -> list[TraceEntry]:
+    """The trace before decision ``at`` was taken (all of it when there is none)."""
+    for i, e in enumerate(trace):
+        if e.kind in DECISION_KINDS and e.args.get("at") == at:
+            return trace[:i]
+    return trace
+
+
+# --------------------------------------------------------------------------------------------
 # winner and final state (level final)
+
 
 
 def check_winner(ctx: Ctx) -> Divergence | None:
@@ -483,43 +658,72 @@ def check_winner(ctx: Ctx) -> Divergence | None:
     return None
 
 
+def check_order(ctx: Ctx) -> Divergence | None:
+    """The order the procedure puts its steps in (``oracle.smt.order``: a partial order over trace events,
+    each step tied to its clause), on every trace: an engine whose trace breaks it decided differently
+    from the rules, whatever the case's own expectations say."""
+    from ..smt.order import check_order as broken_orders
+
+    violations = broken_orders(ctx.case.game, ctx.trace)
+    if not violations:
+        return None
+    v = violations[0]
+    clauses = sorted({c for x in violations for c in x.clauses})
+    return Divergence(what="order", expected=f"{v.first} ({v.clauses[0]}) before {v.then} ({v.clauses[-1]})",
+                      actual={"first_moment": v.first_moment, "then_moment": v.then_moment},
+                      context=_context(ctx.trace, v.then_moment),
+                      message=f"the trace breaks the procedure's order ({', '.join(clauses)}): {v.message}"
+                              + (f"; and {len(violations) - 1} more" if len(violations) > 1 else ""))
+
+
 def check_final(ctx: Ctx) -> Divergence | None:
-    case, trace, asserted = ctx.case, ctx.trace, ctx.asserted
-    final = case.expect.final or {}
     ctx.checked += 1
+    return _check_state(ctx.case, ctx.case.expect.final or {}, ctx.obs.final, ctx.trace, ctx.asserted, "final",
+                        "final")
+
+
+def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], trace: list[TraceEntry],
+                 asserted: list[str], what: str, label: str) -> Divergence | None:
+    """A projection of a state (``final``, or ``after`` decision N) against the engine's state; each field
+    that matches credits the clause of the last trace entry that changed it."""
     voc = registry.get(case.game).vocabulary
-    actual = ctx.obs.final
-    for pid, fields in (final.get("players") or {}).items():
+    for pid, fields in (expected.get("players") or {}).items():
         have = _part(_part(actual.get("players")).get(pid))
         for f, want in (fields or {}).items():
             got = have.get(f)
             counted = isinstance(want, int) and not isinstance(want, bool) and isinstance(got, list)
             ok = len(got) == want if counted else _same_zone(want, got)
             if not ok:
-                return Divergence(what="final", expected={"players": {pid: {f: want}}},
+                return Divergence(what=what, expected={"players": {pid: {f: want}}},
                                   actual={"players": {pid: {f: got}}}, context=_context(trace, None),
-                                  message=f"final players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
+                                  message=f"{label} players.{pid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
-    for cid, fields in (final.get("cards") or {}).items():
+    for cid, fields in (expected.get("cards") or {}).items():
         have = _part(actual.get("cards")).get(cid)
         if not isinstance(have, dict):
-            return Divergence(what="final", expected={"cards": {cid: fields}}, actual=None,
-                              context=_context(trace, None), message=f"final state has no card {_j(cid)}")
+            return Divergence(what=what, expected={"cards": {cid: fields}}, actual=None,
+                              context=_context(trace, None), message=f"{label} state has no card {_j(cid)}")
         for f, want in (fields or {}).items():
             if not same(want, have.get(f)):
-                return Divergence(what="final", expected={"cards": {cid: {f: want}}},
+                return Divergence(what=what, expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
-                                  message=f"final cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
+                                  message=f"{label} cards.{cid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
 
 
+def _is(have: dict[str, Any], f: str) -> str:
+    """"is missing" when the engine's final state lacks the field, else "is VALUE"."""
+    return f"is {_j(have[f])}" if f in have else "is missing (the engine's final state has no such field)"
 CHECKS: list[Check] = [
     # order = precedence of the first divergence
     Check("rejected", "final", lambda c: True, check_rejections),  # also: no refusal the case does not expect
     Check("events", "steps", lambda c: bool(c.expect.events), check_events),
+    Check("absent", "steps", lambda c: bool(c.expect.absent), check_absent),
+    Check("after", "checkpoints", lambda c: bool(c.expect.after), check_after, reads=("checkpoints",)),
     Check("winner", "final", lambda c: c.expect.asserts_winner, check_winner),
     Check("final", "final", lambda c: bool(c.expect.final), check_final),
+    Check("order", "trace", lambda c: True, check_order, implicit=True),
 ]
 """The expectation kinds, in the order their divergences take precedence. A new kind is one entry."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..loader import load_cards
 from ..model import Case, CaseRequest
 
@@ -15,10 +17,10 @@ def used_cards(case: Case) -> set[str]:
     return names
 
 
-def used_abilities(case: Case) -> set[str]:
+def used_abilities(case: Case, extra: tuple[Path, ...] = ()) -> set[str]:
     """The ability names the case's cards use: their card-pool entries (both faces) and what the setup
-    adds."""
-    pool = load_cards(case.game)
+    adds (``extra``: the suite's own card pool, see :func:`oracle.loader.load_cards`)."""
+    pool = load_cards(case.game, None, extra)
     names: set[str] = set()
 
     def add(refs) -> None:
@@ -37,8 +39,8 @@ def used_abilities(case: Case) -> set[str]:
     return names
 
 
-def make_request(case: Case, ruleset: str) -> CaseRequest:
-    pool = load_cards(case.game)
+def make_request(case: Case, ruleset: str, extra: tuple[Path, ...] = ()) -> CaseRequest:
+    pool = load_cards(case.game, None, extra)
     cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in sorted(used_cards(case))}
     setup = case.setup.model_dump(mode="json", exclude_none=True)
     script = [d.model_dump(mode="json") for d in case.script]

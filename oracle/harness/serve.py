@@ -14,12 +14,14 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO, Callable, Iterator
 
 from pydantic import ValidationError
 
 from .. import __version__, registry
 from ..core.errors import OracleError, ScriptError
+from ..limits import (JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
+                      json_depth_exceeds)
 from ..model import (CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,
                      TraceEntry)
 from . import jsonl
@@ -34,38 +36,69 @@ class Behaviour:
     reason_codes: bool = True
     automatic: bool = False
 
+    @property
+    def name(self) -> str:
+        """``reference``, or e.g. ``reference-final-no-codes-automatic`` (runs side by side in a report)."""
+        if self == Behaviour():
+            return "reference"
+        return "-".join(["reference", self.observation] + ["no-codes"] * (not self.reason_codes)
+                        + ["automatic"] * self.automatic)
+
     def hello(self, games: list[str]) -> Hello:
         extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
-        return Hello(engine=EngineInfo(name="reference", version=__version__), games=games,
+        return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
                      capabilities=["legality"], **extra)
 
 
-FORCED = {"mtg": ("choose_protector",)}
-"""Decision kinds with exactly one legal option in a two-player game: a battle's protector is an opponent
-of its controller (CR 310.8 / 310.10), and there is one. ``--automatic`` takes these itself."""
+def _players(request: CaseRequest, entry: dict[str, Any]) -> list[Any]:
+    return list(request.setup.get("players", {}))
+
+
+OPTIONS: dict[tuple[str, str], Callable[[CaseRequest, dict[str, Any]], list[Any]]] = {
+    ("mtg", "choose_protector"): _players,
+}
+"""Decisions whose options ``--automatic`` can list (the arguments an entry of that kind may name). A
+battle's protector is a player (CR 310.8); only an opponent of its controller is legal."""
+
+
+def only_option(request: CaseRequest, at: int) -> bool:
+    """Whether script entry ``at`` had exactly one legal option where it was asked: each option the
+    decision could name is put to the reference engine (a legality query after entries 0..at-1)."""
+    from .engine import reference_legality  # noqa: PLC0415
+
+    entry = request.script[at]
+    options = OPTIONS.get((request.game, entry["kind"]))
+    if options is None:
+        return False
+    legal = 0
+    for option in options(request, entry):
+        query = LegalityRequest(id=request.id, game=request.game, ruleset=request.ruleset, setup=request.setup,
+                                script=request.script[:at], cards=request.cards, decision={**entry, "args": option})
+        legal += reference_legality(query).accepted
+        if legal > 1:
+            return False
+    return legal == 1
 
 
 def automatic(request: CaseRequest, reply: CaseReply) -> CaseReply:
-    """The reply of an engine that takes forced decisions itself: an accepted entry of a forced kind is
-    ``automatic`` (a ``decided`` event with ``automatic: true``), and the refused entries just before it
-    at the same point were never asked (``not_asked``; their ``rejected`` events disappear).
-
-    Forced here means a kind of :data:`FORCED` in a two-player game -- a test engine's rule, not a general
-    enumeration of legal options."""
-    kinds = FORCED.get(request.game, ())
-    if not kinds or len(request.setup.get("players", {})) != 2 or reply.decisions is None:
+    """The reply of an engine that takes forced decisions itself: an accepted entry that had exactly one
+    legal option (:func:`only_option`; decisions of :data:`OPTIONS`) is ``automatic`` (a ``decided`` event
+    with ``automatic: true``), and the refused entries of the same kind just before it, at the same
+    point, were never asked (``not_asked``; their ``rejected`` events disappear)."""
+    if reply.decisions is None:
         return reply
     outcome = {d.at: d for d in reply.decisions}
     auto: set[int] = set()
     unasked: set[int] = set()
     for d in reply.decisions:
-        if d.outcome == "accepted" and request.script[d.at]["kind"] in kinds:
-            auto.add(d.at)
-            n = d.at - 1
-            while n >= 0 and outcome.get(n) is not None and outcome[n].outcome == "refused" \
-                    and request.script[n]["kind"] in kinds:
-                unasked.add(n)
-                n -= 1
+        kind = request.script[d.at]["kind"]
+        if d.outcome != "accepted" or (request.game, kind) not in OPTIONS or not only_option(request, d.at):
+            continue
+        auto.add(d.at)
+        n = d.at - 1
+        while n >= 0 and n in outcome and outcome[n].outcome == "refused" and request.script[n]["kind"] == kind:
+            unasked.add(n)
+            n -= 1
     if not auto:
         return reply
     decisions = [DecisionOutcome(at=d.at, outcome="automatic") if d.at in auto else
@@ -101,7 +134,11 @@ def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> Le
 
 
 def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) -> CaseReply | LegalityReply | None:
-    """The reply to one request line; ``None`` for ``bye``."""
+    """The reply to one request line; ``None`` for ``bye``. A request past a limit of
+    :mod:`oracle.limits` (nesting, zone sizes) is answered with an error, and serving goes on."""
+    if json_depth_exceeds(line):
+        return CaseReply(id="", error=f"malformed request: JSON nested deeper than {JSON_MAX_DEPTH} levels: "
+                                      f"{jsonl.trim(line)}")
     try:
         data = json.loads(line)
     except ValueError:
@@ -116,6 +153,14 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         why = (f"malformed request ({exc.error_count()} problem(s): "
                f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
         return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
+    too_big = check_setup_sizes(request.setup) + check_ints(request.setup, ("setup",))
+    if len(request.script) > SCRIPT_MAX_DECISIONS:
+        too_big.append((("script",), f"{len(request.script):,} decisions; the limit is {SCRIPT_MAX_DECISIONS:,}"))
+    if too_big:
+        loc, why = too_big[0]
+        why = f"request too large: {'.'.join(map(str, loc))}: {why}"
+        return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
+                                                                                                 error=why)
     if request.game not in games:
         why = f"this engine plays {', '.join(games)}, not {request.game}"
         return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
@@ -139,15 +184,29 @@ def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO, behaviour: Behavi
     hello = behaviour.hello(games)
     stdout.write(jsonl.encode(hello))
     stdout.flush()
-    for line in stdin:
+    for line in _lines(stdin):
         if not line.strip():
             continue
-        reply = answer(line, games, behaviour)
+        try:
+            reply = answer(line, games, behaviour) if len(line) <= LINE_MAX_BYTES else CaseReply(
+                id="", error=f"request line longer than {LINE_MAX_BYTES:,} bytes: {jsonl.trim(line[:200])}")
+        except RecursionError:  # a request no check foresaw: answered, and serving goes on
+            reply = CaseReply(id="", error=f"malformed request: nested too deeply: {jsonl.trim(line)}")
         if reply is None:
             break
         stdout.write(_dump(reply))
         stdout.flush()
     return 0
+
+
+def _lines(stdin: BinaryIO) -> Iterator[bytes]:
+    """Request lines; a line past :data:`LINE_MAX_BYTES` is read only that far (the rest is skipped), so
+    its length, not its content, reaches :func:`answer`."""
+    while line := stdin.readline(LINE_MAX_BYTES + 1):
+        if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            while (more := stdin.readline(1 << 20)) and not more.endswith(b"\n"):
+                pass
+        yield line
 
 
 def _dump(reply: CaseReply | LegalityReply) -> bytes:

@@ -84,9 +84,9 @@ class Observation:
         """Whether the engine reports events of this kind (its hello's ``events``); decisions always."""
         return self.reported_events is None or kind in self.reported_events or kind in DECISION_KINDS
 
-    def outcome(self, at: int) -> str | None:
+    def outcome(self, at: Any) -> str | None:
         """``accepted`` | ``refused`` | ``automatic`` | ``not_asked``; ``None``: never reached."""
-        if self.decisions is None:
+        if self.decisions is None or _index(at) is None:
             return None
         d = self.decisions.get(at)
         if d is not None:

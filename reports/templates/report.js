@@ -195,7 +195,8 @@
     var body = h("tbody");
     function expCell(is) {
       return h("td", {class: "exp"}, is.map(function (i) {
-        return h("div", null, h("span", {class: "small muted"}, "expected #" + i + (exp[i].length > 1 ? " (one moment)" : "")),
+        var note = ex.notes && ex.notes[i] ? " · " + ex.notes[i] : "";
+        return h("div", null, h("span", {class: "small muted"}, "expected #" + i + (exp[i].length > 1 ? " (one moment)" : "") + note),
           exp[i].map(function (e) { return ev(e[0], e[1]); }));
       }));
     }
@@ -228,7 +229,12 @@
       rows.push(h("dt", null, "winner"), h("dd", null, "expected " + val(ex.winner) + " · actual " + (r.tr !== undefined ? (won.length ? won.join(", ") : "none") : "?")));
     }
     if (ex.final) rows.push(h("dt", null, "final (expected)"), h("dd", null, h("code", null, JSON.stringify(ex.final))));
-    if (r.div && (r.div.what === "final" || r.div.what === "winner" || r.div.what === "rejection")) {
+    if (ex.absent) rows.push(h("dt", null, "absent anywhere (expected)"), h("dd", null, h("code", null, JSON.stringify(ex.absent))));
+    (ex.after || []).forEach(function (a) {
+      rows.push(h("dt", null, "after decision " + a.decision + " (expected)"), h("dd", null, h("code", null, JSON.stringify(a.state))));
+    });
+    if (r.div && (r.div.what === "final" || r.div.what === "winner" || r.div.what === "rejection" || r.div.what === "after" ||
+                  (r.div.what === "absent" && r.div.index === undefined))) {
       rows.push(h("dt", {class: "bad"}, "expected"), h("dd", null, h("code", null, val(r.div.expected))));
       rows.push(h("dt", {class: "bad"}, "actual"), h("dd", null, h("code", null, val(r.div.actual))));
     }

@@ -221,3 +221,30 @@ def test_protocol_1_engines_are_judged_as_before():
         v = compare(c, reply(trace=skipped), h)  # an absent entry was never reached: a failure, as before
         assert v.status == "fail" and "never reached" in v.divergence.message and v.level == "trace"
     assert compare(case({"winner": "alice"}), reply(winner="alice"), v1).unchecked == []
+
+
+def test_events_before_the_first_decision_are_a_step_of_their_own():
+    c = case({"events": [{"drew": {"player": "alice"}}, {"decided": {"at": 0}}, {"won": "alice"}]})
+    r = steps_reply([(-1, [("drew", {"player": "alice", "count": 1})]), (0, [("won", {"player": "alice"})])])
+    assert compare(c, r, hello("steps")).status == "pass"
+    late = case({"events": [{"decided": {"at": 0}}, {"drew": {"player": "alice"}}]})
+    assert compare(late, r, hello("steps")).status == "fail"  # drew came before decision 0, not after it
+
+
+def test_an_expected_event_of_an_entry_never_asked_is_not_checkable():
+    c = case({"events": [{"rejected": {"at": 0, "reason": "attacker_sleeping"}}, {"decided": {"at": 1}}]}, SCRIPT2)
+    t = [e(1, "decided", at=1, player="alice", decision="declare_attackers", automatic=True)]
+    v = compare(c, reply(trace=t), hello())
+    assert v.status == "pass" and ("events[0].rejected", "legality") in needs(v)
+    v1 = Hello(engine=EngineInfo(name="x"), games=["ijinden"], protocol_version=1)
+    assert compare(c, reply(trace=t), v1).status == "fail"  # protocol 1: the refusal is simply missing
+
+
+def test_a_step_event_outside_the_vocabulary_is_a_broken_reply():
+    from oracle.harness.compare import vocabulary_problems
+
+    bad = steps_reply([(0, [("exploded", {"card": "a"})])])
+    assert "step 0 has an event \"exploded\"" in vocabulary_problems(bad, "ijinden")
+    extra = steps_reply([(1, [("drew", {"player": "alice", "colour": "red"})])])
+    assert "field(s) [\"colour\"]" in vocabulary_problems(extra, "ijinden")
+    assert vocabulary_problems(steps_reply([(0, [("drew", {"player": "alice"})])]), "ijinden") is None

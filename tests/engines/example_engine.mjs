@@ -5,9 +5,11 @@
 // What it plays: plain battles of vanilla Ijin and guardians -- one or more attackers and blockers,
 // the A1/B1 conditions and their refusals, pressure N (ダブル/トリプルプレッシャー) and 即応 (static
 // conditions only), D1's comparisons (a guardian counts 0 and wins only against power 0 or less),
-// the D2/D4/D6 moments, C1a's choice, C2 and the once-per-main-phase rule. Its hello declares the
-// abilities it implements (`abilities: {ijinden: [...]}`), so the harness skips every case whose cards use
-// another one; run on the whole game it passes 34 of the 82 Ijinden cases and skips the rest:
+// the D2/D4/D6 moments, C1a's choice (with the pass-through of a blocker count short of the pressure), C2,
+// the once-per-main-phase rule, and setups that start at a later step (`setup.step`: block, resolution,
+// after_battle). Its hello declares the abilities it implements (`abilities: {ijinden: [...]}`), so the
+// harness skips every case whose cards use another one; run on the whole game it passes 37 of the 88
+// Ijinden cases and skips the rest:
 //
 //   tcg-oracle run --engine cmd:"node tests/engines/example_engine.mjs" --game ijinden
 //
@@ -99,9 +101,9 @@ class Game {
       sleeping: !!(c.tapped ?? c.sleeping ?? false),
       enteredThisTurn: !!c.entered_this_turn,
       abilities: [...(def.abilities || []), ...(c.abilities || [])],
-      attacker: false,
-      blocker: false,
-      blocking: null,                                       // the attacker this card blocks
+      attacker: !!c.attacking,                              // a later setup.step: attacking already
+      blocker: !!c.blocking,
+      blocking: c.blocking ?? null,                         // the attacker this card blocks
       destroyed: false,
     };
   }
@@ -171,7 +173,13 @@ class Game {
   // ------------------------------------------------------------------ the main phase
 
   run() {
+    const step = this.request.setup.step;                   // a later step: the battle is declared
+    if (step) this.battleDeclared = true;
+    if (step === "block" || step === "resolution") {
+      this.battle(Object.values(this.cards).filter((c) => c.attacker).map((c) => c.id), step);
+    }
     for (;;) {
+      if (this.winner) break;
       const entry = this.decide(this.active, ["declare_attackers", "end_turn"], (e) =>
         e.kind === "declare_attackers" ? this.checkAttackers(e.args) : null);
       if (!entry || entry.kind === "end_turn") break;
@@ -206,19 +214,27 @@ class Game {
 
   // ------------------------------------------------------------------ the battle
 
-  battle(ids) {
+  /** The battle from A1, or (a later setup.step) from B1 ("block") or C1 ("resolution"). */
+  battle(ids, step) {
     const attacking = this.active;
     const defending = this.defender();
     this.battleDeclared = true;
     const attackers = ids.map((id) => this.cards[id]);
-    this.emit([["declared_battle", { player: attacking }]]);                       // A1
-    // A2: no attack+ here. A3: one moment.
-    for (const a of attackers) { a.sleeping = true; a.attacker = true; }
-    this.emit([
-      ...attackers.map((a) => ["slept", { card: a.id }]),
-      ...attackers.map((a) => ["became_attacker", { card: a.id }]),
-      ["attacked", { player: attacking }],
-    ]);
+    if (!step) {
+      this.emit([["declared_battle", { player: attacking }]]);                     // A1
+      // A2: no attack+ here. A3: one moment.
+      for (const a of attackers) { a.sleeping = true; a.attacker = true; }
+      this.emit([
+        ...attackers.map((a) => ["slept", { card: a.id }]),
+        ...attackers.map((a) => ["became_attacker", { card: a.id }]),
+        ["attacked", { player: attacking }],
+      ]);
+    }
+    if (step !== "resolution") this.blockStep(attackers, defending);
+    this.resolutionStep(attackers, attacking, defending);
+  }
+
+  blockStep(attackers, defending) {
     // A4: no triggers. B1:
     const blocks = this.need(defending, ["declare_blockers"], (e) => this.checkBlockers(e.args, defending)).args;
     // B2: no block+. B3: one moment.
@@ -236,11 +252,25 @@ class Game {
     }
     for (const id of blockedIds) b3.push(["blocked", { card: id }]);
     if (b3.length) this.emit(b3);
-    // B4: no triggers. C1:
+    // B4: no triggers.
+  }
+
+  resolutionStep(attackers, attacking, defending) {
+    // C1:
     const left = attackers.map((a) => a.id);
     this.emit([["entered_resolution_step", { attackers: [...left] }]]);
     while (left.length) {
-      // C1a: no pass-through can happen without abilities (a blocker leaves only with its own attacker).
+      // C1a: pass-through: an attacker with fewer blockers than its pressure is not blocked (a blocker
+      // leaves only with its own attacker here, so the short count can only come from the setup).
+      const through = [];
+      for (const id of left) {
+        const bs = this.blockersOf(id);
+        if (bs.length > 0 && bs.length < this.pressure(this.cards[id])) {
+          for (const b of bs) { b.blocker = false; b.blocking = null; through.push(["ceased_blocker", { card: b.id }]); }
+          through.push(["unblocked", { card: id }]);
+        }
+      }
+      if (through.length) this.emit(through);
       const entry = this.need(defending, ["choose_attacker"], (e) => {
         if (typeof e.args !== "string") return "malformed_decision";
         if (!this.known(e.args)) return "unknown_object";

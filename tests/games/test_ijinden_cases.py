@@ -43,6 +43,8 @@ def _seed_quotes() -> list[tuple[str, str]]:
     """(where, quote) for every seed-sourced quote in cases/ijinden: cases, cards, clauses, assumptions."""
     out: list[tuple[str, str]] = []
     for f in sorted(game_dir().glob("*.yaml")):
+        if f.name == "block_counts.yaml":  # no cases: board counts of the z3 checks (tests/smt)
+            continue
         data = _yaml(f)
         if f.name == "rules.yaml":
             out += [(f"{f.name}:{c['id']}", c["text"]) for c in data["clauses"]]
@@ -92,7 +94,7 @@ def _results() -> Results:
 
 def _expected_moment_cards(case, index: int) -> set[str]:
     cards = set()
-    for ev in case.expect.events[index].events:
+    for ev in getattr(case.expect.events[index], "events", []):  # a moment (not an absence or a group)
         for k, v in ev.fields.items():
             if k in ("_primary", "card") and isinstance(v, str):
                 cards.add(v)
@@ -104,6 +106,7 @@ def test_simultaneous_step_asserted_with_two_cards(step):
     """Some passing case expects a moment of this step holding two or more distinct cards, and that moment
     matched an actual moment of the step's clause."""
     from oracle.harness.compare import moment_matches  # noqa: PLC0415
+    from oracle.model import ExpectedMoment  # noqa: PLC0415
     from oracle.loader import resolve_primary  # noqa: PLC0415
 
     clause = f"{GAME}:{step}"
@@ -114,7 +117,7 @@ def test_simultaneous_step_asserted_with_two_cards(step):
         case = cases[res.id]
         actual = moments(res.trace)
         for i, m in enumerate(case.expect.events):
-            if len(_expected_moment_cards(case, i)) < 2:
+            if not isinstance(m, ExpectedMoment) or len(_expected_moment_cards(case, i)) < 2:
                 continue
             exp = [(ev.kind, resolve_primary(ev.kind, ev.fields, GAME)) for ev in m.events]
             if any(moment_matches(exp, am) and any(e.clause == clause for e in am) for am in actual):

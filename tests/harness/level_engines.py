@@ -40,3 +40,11 @@ def trace() -> LevelEngine:
 
 def steps_automatic_no_codes() -> LevelEngine:
     return LevelEngine(Behaviour(observation="steps", reason_codes=False, automatic=True))
+
+
+def trace_automatic() -> LevelEngine:
+    return LevelEngine(Behaviour(observation="trace", automatic=True))
+
+
+def final_automatic() -> LevelEngine:
+    return LevelEngine(Behaviour(observation="final", automatic=True))

@@ -89,3 +89,22 @@ def test_request_prints_the_exact_protocol_line(toy, capsys):
     msg = json.loads(line)
     assert msg["type"] == "case" and msg["id"] == "rtoy.win.unblocked" and msg["script"] and msg["setup"]
     assert print_request("no.such.case") == 2
+
+
+def test_what_an_engine_level_cannot_show_is_listed(toy):
+    from oracle.harness.serve import Behaviour
+
+    class FinalLevel:  # the reference engine as an engine of level final
+        def hello(self):
+            return Behaviour(observation="final").hello([report_toy.GAME_NAME])
+
+        def run_case(self, request, timeout=None):
+            from oracle.harness.serve import play
+
+            return play(request, Behaviour(observation="final"))
+
+        def close(self):
+            pass
+
+    code, out = _explain("rtoy.fight.tie", engine=FinalLevel())
+    assert "reference-final" in out and "not checked at level final: events needs steps" in out

@@ -53,7 +53,20 @@ def project(st: State) -> dict[str, Any]:
 
 
 def run(request: CaseRequest) -> CaseReply:
-    return run_procedure(request, build, play, project)
+    step = request.setup.get("step")
+    if step is None:
+        return run_procedure(request, build, play, project)
+    attacking = next(cs for p in request.setup["players"].values() for content in p.values()
+                     if isinstance(content, list) for cs in content if isinstance(cs, dict) and cs.get("attacking"))
+
+    def resume(st: State, script: Script) -> None:
+        """A setup at a later step (the vocabulary's ``steps``): the attack goes on from there, then the
+        open point."""
+        target = attacking["attacking"]
+        attack(st, script, st.card(attacking["id"]), target, target in st.board.players, start=step)
+        play(st, script)
+
+    return run_procedure(request, build, resume, project)
 
 
 # -- the turn -----------------------------------------------------------------------------------
@@ -173,14 +186,17 @@ def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_o
 
 # -- attacks ------------------------------------------------------------------------------------
 
-def attack(st: State, script: Script, card: Card, target: str, at_player: bool) -> None:
+def attack(st: State, script: Script, card: Card, target: str, at_player: bool, start: str | None = None) -> None:
+    """One attack, from its declaration (or from a later ``start``: ``attack_triggers``, ``block``)."""
     defender = st.opponent(st.active)
     st.attacker = card.id
-    declare = N1 if card.entered_this_turn else (A1 if at_player else C1)
-    with st.trace.simultaneous():
-        tap(st, card.id, declare)
-        st.trace.emit("attacked", declare, card=card.id, target=target)
-    fire(st, script, collect([card], "on_attack"), A2 if at_player else C2)
+    if start is None:
+        declare = N1 if card.entered_this_turn else (A1 if at_player else C1)
+        with st.trace.simultaneous():
+            tap(st, card.id, declare)
+            st.trace.emit("attacked", declare, card=card.id, target=target)
+    if start in (None, "attack_triggers"):
+        fire(st, script, collect([card], "on_attack"), A2 if at_player else C2)
     blocker = block_step(st, script, card, defender, A3 if at_player else C3)
     if blocker is not None:
         blocked(st, script, card, blocker)

@@ -12,6 +12,7 @@ from ...core.vocabulary import (
     AbilitySpec,
     DecisionSpec,
     EventSpec,
+    StepSpec,
     Vocabulary,
     specs,
 )
@@ -139,6 +140,16 @@ FIELD_EVENTS = {
     "power": ("pumped",),
 }
 
+STEPS = specs(
+    StepSpec("attack_triggers", "an attack in progress (A1/C1 done: the card marked `attacking: <player or "
+                                "creature>` tapped and attacks it); its attack triggers (A2/C2) resolve next, then "
+                                "the block (A3/C3) and the rest of the attack; then the open point",
+             attackers=(1, 1), target=True),
+    StepSpec("block", "an attack in progress whose attack triggers have resolved (A2/C2 done): the defender "
+                      "decides whether a ブロッカー blocks (A3/C3) next",
+             attackers=(1, 1), target=True),
+)
+
 VOCABULARY = Vocabulary(
     game="duelmasters",
     events=EVENTS,
@@ -149,5 +160,6 @@ VOCABULARY = Vocabulary(
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
     field_events=FIELD_EVENTS,
+    steps=STEPS,
     players=(2, 2),
 )

@@ -25,7 +25,39 @@ TRIPLE_PRESSURE, RC_GUARDIAN_WIN = "ijinden:TRIPLE-PRESSURE", "ijinden:RC-GUARDI
 
 
 def run(request: CaseRequest) -> CaseReply:
-    return run_procedure(request, build, lambda state, script: Procedure(state, script).main_phase(), project)
+    step = request.setup.get("step")
+
+    def build_at(req: CaseRequest, trace) -> State:
+        state = build(req, trace)
+        if step is not None:
+            battle_at(state, req.setup, step)
+        return state
+
+    return run_procedure(request, build_at, lambda state, script: Procedure(state, script).start(step), project)
+
+
+def battle_at(state: State, setup: dict[str, Any], step: str) -> None:
+    """A setup that starts at a later step (the vocabulary's ``steps``): the battle of this turn has been
+    declared (BATTLE); at ``block`` its attack step is over (A1-A4: the ``attacking`` cards chose, slept
+    and became attackers, attack+ in effect), at ``resolution`` its block step too (B1-B4: each
+    ``blocking`` card became the blocker of its attacker, which is blocked; block+ in effect)."""
+    state.battle_declared = True
+    if step == "after_battle":
+        return
+    cards = [cs for p in setup["players"].values() for content in p.values() if isinstance(content, list)
+             for cs in content if isinstance(cs, dict)]
+    attackers = [cs["id"] for cs in cards if cs.get("attacking")]
+    defending = next(p for p in state.board.players if p != state.active)
+    b = Battle(attacking=state.active, defending=defending, chosen=list(attackers), attackers=list(attackers),
+               attack_plus=True, a3_done=True)
+    if step == "resolution":
+        for cs in cards:
+            if cs.get("blocking"):
+                b.blockers.setdefault(cs["blocking"], []).append(cs["id"])
+                b.blockers_chosen.append(cs["id"])
+        b.blocked = set(b.blockers)
+        b.block_plus = b.b3_done = True
+    state.battle = b
 
 
 class Procedure:
@@ -35,6 +67,15 @@ class Procedure:
         self.state, self.script, self.trace = state, script, state.trace
 
     # -- the main phase ------------------------------------------------------------------------
+    def start(self, step: str | None) -> None:
+        """The case's first step: the main phase's open point, or a later step (:func:`battle_at`); the
+        battle goes on from there, then the main phase."""
+        if step == "block":
+            self.block_step()
+        if step in ("block", "resolution"):
+            self.resolution_step()
+        self.main_phase()
+
     def main_phase(self) -> None:
         """メインフェイズの間に、ターンを進めているプレイヤーは1回だけバトルを宣言することができる."""
         while True:

@@ -8,6 +8,7 @@ from ...core.vocabulary import (
     AbilitySpec,
     DecisionSpec,
     EventSpec,
+    StepSpec,
     Vocabulary,
     specs,
 )
@@ -140,6 +141,18 @@ FIELD_EVENTS = {
     "battle_declared": ("declared_battle",),
 }
 
+STEPS = specs(
+    StepSpec("block", "ブロックステップ B1: the battle is declared and the attack step is over (A1-A4: the "
+                      "cards marked `attacking: true` were put to sleep and became attackers, attack+ is in "
+                      "effect, what that triggered has resolved); the defender declares blockers next",
+             attackers=(1, None)),
+    StepSpec("resolution", "バトル解決ステップ C1: the block step is over too (B1-B4: each card marked "
+                           "`blocking: <attacker>` became its blocker, block+ is in effect); C1 begins next",
+             attackers=(1, None), blockers=True),
+    StepSpec("after_battle", "メインフェイズ after this turn's battle (C2 is over): the battle has been "
+                             "declared this turn; the turn player may end the turn", attackers=(0, 0)),
+)
+
 VOCABULARY = Vocabulary(
     game="ijinden",
     events=EVENTS,
@@ -150,5 +163,6 @@ VOCABULARY = Vocabulary(
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
     field_events=FIELD_EVENTS,
+    steps=STEPS,
     players=(2, 2),
 )
