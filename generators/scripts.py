@@ -14,9 +14,11 @@ import importlib
 import itertools
 from typing import Any
 
-from hypothesis import assume, strategies as st
+from hypothesis import assume, reject, strategies as st
 
+from oracle import registry
 from oracle.core import legality
+from oracle.core.errors import ScriptError
 from oracle.model import CaseRequest
 
 from .boards import index, ints, one_in, pick
@@ -64,6 +66,16 @@ def refused_candidates(f: GameFacts, p: legality.Pending) -> dict[str, list[lega
         if verdict is not None:
             out.setdefault(verdict.reason, []).append(option)
     return out
+
+
+def _may_end(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]]) -> bool:
+    """Whether the case may end here: an open point lets the script run out, but the engine may then go on
+    to a decision that is not optional (Magic's passes at an open point lead on to the next step)."""
+    try:
+        registry.get(game).run(request(game, ruleset, setup, script))
+    except ScriptError:
+        return False
+    return True
 
 
 def acting_first(options: tuple[legality.Option, ...]) -> list[legality.Option]:
@@ -143,11 +155,14 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
                                   if isinstance(z, list) for c in z}))
     script: list[dict[str, Any]] = []
     while True:
-        p = legality.legal_decisions(request(game, ruleset, setup, script), len(script))
+        try:
+            p = legality.legal_decisions(request(game, ruleset, setup, script), len(script))
+        except ScriptError:  # the engine does not read this prefix as the legality API's points did: skip it
+            reject()
         if p.point is None:
             return script
-        if p.optional and script and draw(ints(0, STOP_ONE_IN - 1)) == 0:  # shrinks to stopping: fewer decisions
-            return script
+        if p.optional and script and draw(ints(0, STOP_ONE_IN - 1)) == 0 and _may_end(game, ruleset, setup, script):
+            return script  # shrinks to stopping: fewer decisions
         assume(len(script) < MAX_ENTRIES)
         entry = None
         if len(script) < len(hint) and draw(ints(0, HINT_ONE_IN - 1)) > 0:

@@ -63,7 +63,7 @@ def test_boards_keep_to_the_declared_abilities(data):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_scripts_hold_refused_decisions_and_reach_the_end_of_a_battle(game):
-    assert _exists(plays(game), lambda p: any(d.outcome == "refused" for d in p.reply.decisions or ()))
+    assert _exists(plays(game), lambda p: any(e.kind == "rejected" for e in p.reply.trace))
     assert _exists(plays(game, seeds=False), lambda p: len(p.script) >= 3 and len(p.clauses) >= 5)
 
 

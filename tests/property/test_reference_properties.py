@@ -21,7 +21,9 @@ GAMES = registry.names()
 def _replay(play: Play) -> CaseReply:
     """The play again, with the state after every script entry (checkpoints)."""
     with observing(checkpoints=True):
-        return reference(play.request)
+        reply = reference(play.request)
+    assert reply.checkpoints is not None and reply.decisions is not None, "asked for, the reference reports both"
+    return reply
 
 
 def _zone_ids(state: dict[str, Any]) -> Counter:
