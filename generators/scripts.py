@@ -154,6 +154,7 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
     objects = (*players, *sorted({c["id"] for q in setup["players"].values() for z in q.values()
                                   if isinstance(z, list) for c in z}))
     script: list[dict[str, Any]] = []
+    refused_last = False
     while True:
         try:
             p = legality.legal_decisions(request(game, ruleset, setup, script), len(script))
@@ -161,7 +162,11 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
             reject()
         if p.point is None:
             return script
-        if p.optional and script and draw(ints(0, STOP_ONE_IN - 1)) == 0 and _may_end(game, ruleset, setup, script):
+        # not right after a refused entry: an engine that goes on by itself at an open point (Magic's passes)
+        # would show events after the refusal with no decision between, which reads as a refusal that changed
+        # something
+        if p.optional and script and not refused_last and draw(ints(0, STOP_ONE_IN - 1)) == 0 \
+                and _may_end(game, ruleset, setup, script):
             return script  # shrinks to stopping: fewer decisions
         assume(len(script) < MAX_ENTRIES)
         entry = None
@@ -175,4 +180,5 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
                 return script
             options = acting_first(p.legal)
             entry = options[index(draw, len(options))].as_entry()
+        refused_last = p.judge(entry) is not None
         script.append(entry)
