@@ -96,6 +96,8 @@ def _boards(game: str, abilities: frozenset[str] | None, seeds: bool) -> st.Sear
 
 SEED_ONE_IN = 2
 MUTATE_ONE_IN = 8
+PLAIN_FIELDS = {"id", "card", "power", "toughness", "abilities", "tapped", "sleeping", "entered_this_turn", "counters"}
+"""A seed's card with only these may be dropped; one with more (``attacking`` in a later-step setup) stays."""
 """A seed's card is dropped, or has a flag or its power changed, about once in this many each."""
 """About one board in this many starts from a golden case's setup, mutated (``seeds=False``: never)."""
 
@@ -119,15 +121,19 @@ def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], ext
     """A golden setup, changed: cards dropped, flags flipped, powers changed, new cards added."""
     setup = json.loads(json.dumps(seed))
     players = list(setup["players"])
+    listed = [c for p in setup["players"].values() for z in p.values() if isinstance(z, list) for c in z]
+    named = {v for c in listed for k, v in c.items() if k not in ("id", "card") and isinstance(v, str)}
+    # a card another names (attached_to) stays
     for p in players:
         for zone, content in list(setup["players"][p].items()):
             if not isinstance(content, list):
                 continue
             kept = []
             for card in content:
-                if one_in(draw, MUTATE_ONE_IN):
+                keeps = card["id"] in named or set(card) - PLAIN_FIELDS  # what a later-step setup relies on
+                if not keeps and one_in(draw, MUTATE_ONE_IN):
                     continue  # dropped
-                if zone == MAIN_ZONE and "tapped" in f.card_fields and one_in(draw, MUTATE_ONE_IN):
+                if zone == MAIN_ZONE and not keeps and "tapped" in f.card_fields and one_in(draw, MUTATE_ONE_IN):
                     card["tapped"] = not card.get("tapped", card.pop("sleeping", False))
                 if "power" in f.card_fields and one_in(draw, MUTATE_ONE_IN):
                     card["power"] = draw(pick(f.powers))
