@@ -23,6 +23,16 @@ def magic_6x6() -> Board:
                  tuple(Attack(a.id, "bob") for a in attackers), name="magic-6x6")
 
 
+def magic_6x6_requirements() -> Board:
+    """:func:`magic_6x6` with block requirements (509.1c): a1 and the menace a3 must be blocked, a4 lures, b4
+    blocks each combat if able."""
+    extra = {"a1": {"must_be_blocked"}, "a3": {"must_be_blocked"}, "a4": {"lure"}, "b4": {"blocks_each_combat"}}
+    b = magic_6x6()
+    cards = tuple(Card(c.id, c.controller, c.kind, c.tapped, c.power, c.keywords | _F(extra.get(c.id, ())))
+                  for c in b.cards)
+    return Board(b.game, b.active, b.players, cards, b.attacks, name="magic-6x6-requirements")
+
+
 def ijinden_2x6() -> Board:
     cards = [Card("a1", "alice", "ijin", power=3000, pressure=2), Card("a2", "alice", "ijin", power=2000)]
     cards += [Card(f"b{i + 1}", "bob", "guardian" if i % 3 == 2 else "ijin", power=1000) for i in range(6)]
@@ -55,6 +65,11 @@ def figures(quick: bool = False) -> dict[str, Any]:
         "brute_verdict": _median(lambda: brute.legal(board, decl), repeats * 5),
         "verdict": model.legal(decl),
     }
+    req = magic_6x6_requirements()
+    req_decl = (("b1", "a1"), ("b2", "a4"), ("b3", "a4"), ("b4", "a4"), ("b6", "a4"))  # 6 of 6 obeyed
+    out["requirements_board"] = req.name
+    out["engine_requirements_verdict"] = _median(lambda: verdicts.engine_legal(req, req_decl), repeats)
+    out["requirements_verdict"] = verdicts.engine_legal(req, req_decl)
     small = ijinden_2x6()
     out["count_board"] = small.name
     out["count"] = BlockModel(small).count()
@@ -73,4 +88,6 @@ def rows(fig: dict[str, Any]) -> list[tuple[str, str]]:
         ("reference engine / brute force: the same verdict", f"{ms(fig['engine_verdict'])} / {ms(fig['brute_verdict'])}"),
         (f"z3: enumerate the {fig['count']} legal blocks of {fig['count_board']}", ms(fig["z3_count"])),
         ("brute force: the same count", ms(fig["brute_count"])),
+        (f"reference engine: legality verdict with block requirements (509.1c), {fig['requirements_board']}",
+         ms(fig["engine_requirements_verdict"])),
     ]

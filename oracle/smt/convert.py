@@ -59,6 +59,8 @@ def _attacks(case: Case) -> list[Attack] | None:
     if case.game == "ijinden" and first.kind == "declare_attackers" and isinstance(first.args, list):
         return [Attack(a, next(p for p in case.setup.players if p != case.setup.active)) for a in first.args]
     if case.game == "duelmasters" and first.kind == "attack" and isinstance(first.args, dict):
+        if not all(isinstance(first.args.get(k), str) for k in ("attacker", "target")):
+            return None                         # a malformed attack (a list, a mapping): refused, not a board
         return [Attack(first.args.get("attacker"), first.args.get("target"))]
     if case.game == "mtg" and first.kind == "declare_attackers" and isinstance(first.args, dict):
         return [Attack(a, t) for a, t in first.args.items()]

@@ -95,7 +95,7 @@ def _ability_in(*names):
     return lambda args, scope: args.get("ability") in names
 
 
-_AFTER_BATTLE = ("on_battle_win", "slayer")
+_AFTER_BATTLE = ("on_battle_win", "slayer", "creature_wins_battle")
 
 ORDERS: tuple[Order, ...] = (
     # ---------------------------------------------------------------- Ijinden (seed 000)
@@ -120,7 +120,8 @@ ORDERS: tuple[Order, ...] = (
            Step("ijinden:D4", frozenset({"moved"}), where=lambda a, s: a.get("to") == "graveyard"
                 and a.get("from") == "battlefield" and a.get("card") in s.losers, label="to the graveyard"),
            Step("ijinden:D5", frozenset({"triggered"}),
-                where=_ability_in("legacy_draw", "netherworld_unattack", "netherworld_destroy"),
+                where=_ability_in("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy",
+                                  "netherworld"),
                 label="graveyard-triggers"),
            Step("ijinden:D6", frozenset({"battle_resolution_ended"}), label="resolution ends")),
           "D1 < D2 < D3 < D4 < D5 < D6 within one battle resolution.", scope="resolution"),

@@ -172,6 +172,23 @@ def _ijinden_who(v, misread, extra):
                  for (j, _i), x in v.x.items())
 
 
+def _requirements_maximum(v, misread, extra):
+    """509.1c: the declarations that break no restriction always include the empty one, so whenever a legal
+    declaration exists (``v.x``) the finite set of restriction-legal declarations is non-empty and one of them
+    obeys the most requirements. The misreading ``requirement-as-restriction`` (the XMage 6914 / Forge 8244
+    failure: a "must be blocked" requirement enforced as a restriction) makes the empty declaration illegal
+    on a board where a legal one exists."""
+    from dataclasses import replace
+
+    empty = replace(v, x={k: z3.BoolVal(False) for k in v.x})
+    legal = list(constraints(empty, misread))
+    if "requirement-as-restriction" in misread:
+        must = [z3.Bool(f"{a.id}.must_be_blocked") for a in v.attackers]
+        extra["must_be_blocked"] = must
+        legal += [z3.Implies(m, empty.blockers_of(i) >= 1) for i, m in enumerate(must)]
+    return z3.Not(z3.And(legal)) if legal else z3.BoolVal(False)
+
+
 PROPERTIES: tuple[Property, ...] = (
     Property("ijinden.pressure", "ijinden", ("ijinden:B1", "ijinden:TRIPLE-PRESSURE"),
              "a pressure-N attacker is never legally blocked by 1..N-1 blockers", "pressure-minus-one", _pressure),
@@ -200,6 +217,9 @@ PROPERTIES: tuple[Property, ...] = (
              "an attacker with menace is never blocked by exactly one creature", "menace-one", _menace),
     Property("mtg.flying", "mtg", ("mtg:509.1a",),
              "an attacker with flying is blocked only by creatures with flying or reach", "flying-ignored", _flying),
+    Property("mtg.requirements-maximum-exists", "mtg", ("mtg:509.1c",),
+             "a block declaration obeying the most requirements exists whenever any legal one does (the declaration "
+             "of no blocks breaks no restriction)", "requirement-as-restriction", _requirements_maximum),
     Property("mtg.damage-never-raises-defense", "mtg", ("mtg:310.6",),
              "damage to a battle never raises its defense", "damage-adds-counters", _defense),
 )

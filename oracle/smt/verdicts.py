@@ -50,7 +50,7 @@ def _setup_card(board: Board, c: Card) -> dict[str, Any]:
             name = "Siege of Cinderfall Keep" if c.protector != c.controller else "Untyped Skirmish Line"
         else:
             name = _pool_name(game, ("creature",), ())
-            extra += sorted(c.keywords & {"flying", "reach", "menace"})
+            extra += sorted(c.keywords & {"flying", "reach", "menace", "must_be_blocked", "lure", "blocks_each_combat"})
     out: dict[str, Any] = {"id": c.id, "card": name, "tapped": c.tapped}
     if c.kind != "battle":
         out["power"] = c.power

@@ -146,8 +146,7 @@ class Game {
       if (!kinds.includes(entry.kind)) {
         reason = "unexpected_decision";                      // a kind not asked here, whoever sends it
       } else if (entry.player !== player) {
-        // the main phase's point (a battle or the end of the turn) is the turn player's: A1's reason for both
-        reason = kinds.includes("declare_attackers") ? "not_turn_player" : "not_your_decision";
+        reason = ["declare_attackers", "end_turn"].includes(entry.kind) ? "not_turn_player" : "not_your_decision";
       } else {
         reason = validate(entry);
       }

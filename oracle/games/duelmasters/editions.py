@@ -14,3 +14,9 @@ CURRENT = "dm-comprehensive-2024-02-15"
 SIMULTANEOUS_BREAK = frozenset({CURRENT})
 # CR104.2a: an attack on a player with no shield wins as soon as it is not redirected (before U1 effects).
 IMMEDIATE_DIRECT_ATTACK = frozenset({CURRENT})
+# CR507.1a (2021-09-07): the non-turn player chooses one or more creatures using ブロッカー, at once; they
+# resolve in the order chosen, and the last one resolved blocks (official ruling of 2021-09-07).
+SEVERAL_BLOCKERS = frozenset({CURRENT})
+# CR316.3 (2023-04-10) 例: an evolution creature destroyed takes its sources (進化元) to the graveyard with it
+# (the same behaviour under the seed, where it is an assumption; only the clause tag differs).
+EVOLUTION_SOURCES = frozenset({CURRENT})

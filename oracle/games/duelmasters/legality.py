@@ -5,12 +5,14 @@ Candidates per kind (finite; the validators keep the legal ones):
 - ``attack``: every battlefield card of the active player as the attacker (P1), against every player and
   every card on the battlefield or in the shields (P4, A1, C1).
 - ``tap_ability``: every battlefield card of the deciding player (P3, N2).
-- ``block``: every battlefield card of the defender (A3); ``no_block``, ``end_turn``: their one form.
+- ``block``: every battlefield card of the defender (A3); under the current rules also every ordered list of
+  two or more of them (CR507.1a: chosen at once, used in that order); ``no_block``, ``end_turn``: their one form.
 - ``choose_shield``: every shield of every player (U2).
 - ``use`` / ``decline``: every card in the deciding player's hand, shields or battle zone (ダイナモ is
   declined at the beginning of a battle, N2); ``use`` also with each
   card of that player's shields as the Ｓ・バック discard (CR113.6).
 - ``choose_target``: every card on the battlefield.
+- ``discard``: every card in the deciding player's hand.
 - ``choose_card``: every card of the looked-at ones to take, the rest to the bottom in every order.
 """
 
@@ -22,8 +24,9 @@ from typing import Any, Hashable, Iterator
 from ...core.legality import closure, freeze
 from ...core.script import DecisionPoint, Refusal
 from .abilities import REASON_CLAUSE, State
+from .editions import SEVERAL_BLOCKERS
 
-ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card"})
+ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card", "discard"})
 UNENUMERATED: dict[str, str] = {}
 """Every Duel Masters decision has finitely many forms that matter."""
 
@@ -48,6 +51,10 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind in ("tap_ability", "block"):
             for cid in mine:
                 yield kind, cid
+            if kind == "block" and st.ruleset in SEVERAL_BLOCKERS:
+                for n in range(2, len(mine) + 1):     # CR507.1a: several at once, in the order they resolve
+                    for order in itertools.permutations(mine, n):
+                        yield kind, list(order)
         elif kind == "choose_shield":
             for cid in shields:
                 yield kind, cid
@@ -60,6 +67,9 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind == "choose_target":
             for cid in field:
                 yield kind, cid
+        elif kind == "discard":
+            for cid in board.zone(player, "hand"):
+                yield kind, cid
         elif kind == "choose_card":
             seen = closure(point, "seen")
             for take in seen:
@@ -71,4 +81,6 @@ def key(kind: str, parsed: Any) -> Hashable:
     """An attack is its attacker and target; the bottom order of ``choose_card`` is an order."""
     if kind == "attack" or (kind == "tap_ability" and isinstance(parsed, tuple)):
         return parsed[0].id, parsed[1]         # the open point parses to (card, target or ability, ...)
+    if kind == "block" and isinstance(parsed, list):
+        return tuple(c.id for c in parsed)     # CR507.1a: the order of use decides which one blocks
     return freeze(parsed)

@@ -17,10 +17,10 @@ from ...core.script import Decision, GameOver, Refusal, Script
 from ...core.trace import Trace
 from ...model import CaseReply, CaseRequest
 from .abilities import (
-    G, State, apply, breaks, card_arg, could_attack, decide, destroy, enter, in_play, power,
-    sick, tap,
+    G, State, apply, breaks, card_arg, could_attack, creatures, decide, destroy, enter, in_play, is_source,
+    power, sick, tap,
 )
-from .editions import IMMEDIATE_DIRECT_ATTACK, SIMULTANEOUS_BREAK
+from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
 from .vocabulary import ZONES
 
 P1, P2, P3, P4 = G + "P1", G + "P2", G + "P3", G + "P4"
@@ -31,6 +31,7 @@ U1, U2, U3, U4, U5, U6, U7, U8, U9 = (G + f"U{i}" for i in range(1, 10))
 C1, C2, C3, C4, C5, C6, C7, C8 = (G + f"C{i}" for i in range(1, 9))
 E1 = G + "E1"
 CR104_2a, CR113_6, CR113_6a = G + "CR104.2a", G + "CR113.6", G + "CR113.6a"
+CR507_1A, RD_2021_09_07 = G + "CR507.1a", G + "RD-2021-09-07"
 
 
 # -- building and projecting --------------------------------------------------------------------
@@ -40,7 +41,18 @@ def build(request: CaseRequest, trace: Trace) -> State:
     board = build_board(setup, request.cards, ZONES, trace)
     for card in board.cards.values():  # a card's printed props (civilization ...), then the setup's
         card.props = {**card.definition.get("props", {}), **card.props}
+    place_sources(board, setup)
     return State(board, trace, setup["active"], ruleset=request.ruleset)
+
+
+def place_sources(board: Any, setup: dict[str, Any]) -> None:
+    """Evolution creatures in a setup: a battle-zone card marked ``attached_to: <creature id>`` is one of that
+    creature's sources (進化元), under it: a card in the battle zone, not a creature (it neither attacks, blocks
+    nor is chosen), until the creature leaves."""
+    for p in setup["players"].values():
+        for cs in p.get("battlefield") or []:
+            if isinstance(cs, dict) and cs.get("attached_to"):
+                board.cards[cs["id"]].props["under"] = cs["attached_to"]
 
 
 def project(st: State) -> dict[str, Any]:
@@ -77,6 +89,7 @@ def play(st: State, script: Script) -> None:
                      lambda d: _open_point(st, d), optional=True)
         if got is None:
             return
+        st.chosen_last = False                       # the attack that chose a shield is behind this decision
         d, parsed = got
         if d.kind == "end_turn":
             end_turn(st, script)
@@ -95,13 +108,29 @@ def _open_point(st: State, d: Decision):
     args = d.args if isinstance(d.args, dict) else {}
     if "attacker" not in args or "target" not in args:
         raise Refusal("malformed_decision", "attack needs {attacker, target}")
+    _check_attack_shape(args)
     return _check_attack(st, args["attacker"], args["target"])
+
+
+def _check_attack_shape(args: dict[str, Any]) -> None:
+    """A1/C1: one creature attacks one player or creature: each is named by one id (a list or a mapping is
+    malformed, before any rule is checked, as for ``block`` and ``tap_ability``); a list of two or more
+    creature ids as the attacker (with one target) is several attackers in one attack: A1 「１体選んで」."""
+    attacker = args["attacker"]
+    if (isinstance(attacker, list) and len(attacker) >= 2 and all(isinstance(a, str) for a in attacker)
+            and isinstance(args["target"], str)):
+        raise Refusal("several_attackers", f"{attacker}: one creature attacks at a time")
+    for name in ("attacker", "target"):
+        if not isinstance(args[name], str):
+            raise Refusal("malformed_decision", f"attack's {name} is one id, not {type(args[name]).__name__}")
 
 
 def _attacker(st: State, cid: Any) -> Card:
     card = st.board.cards.get(cid) if isinstance(cid, str) else None
     if card is None:
         raise Refusal("unknown_object", f"no card {cid!r}")
+    if is_source(card):
+        raise Refusal("evolution_source", f"{cid} lies under {card.props['under']}")
     if card.zone != "battlefield":
         raise Refusal("attacker_not_in_battle_zone")
     if card.controller != st.active:
@@ -127,6 +156,8 @@ def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, 
         raise Refusal("unknown_object", f"no player or card {target!r}")
     if tcard.zone == "shields":
         raise Refusal("attack_target_shield")
+    if is_source(tcard):
+        raise Refusal("evolution_source", f"{target} lies under {tcard.props['under']}")
     if tcard.zone != "battlefield" or tcard.controller == st.active:
         raise Refusal("target_not_opponent")
     if not tcard.tapped and not card.has("can_attack_untapped"):
@@ -189,14 +220,16 @@ def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_o
 def attack(st: State, script: Script, card: Card, target: str, at_player: bool, start: str | None = None) -> None:
     """One attack, from its declaration (or from a later ``start``: ``attack_triggers``, ``block``)."""
     defender = st.opponent(st.active)
-    st.attacker = card.id
+    st.attacker, st.target = card.id, target
     if start is None:
         declare = N1 if card.entered_this_turn else (A1 if at_player else C1)
         with st.trace.simultaneous():
             tap(st, card.id, declare)
             st.trace.emit("attacked", declare, card=card.id, target=target)
     if start in (None, "attack_triggers"):
-        fire(st, script, collect([card], "on_attack"), A2 if at_player else C2)
+        watchers = creatures(st, defender)
+        fire(st, script, collect([card], "on_attack") + collect(watchers, "opponent_creature_attacks"),
+             A2 if at_player else C2)
     blocker = block_step(st, script, card, defender, A3 if at_player else C3)
     if blocker is not None:
         blocked(st, script, card, blocker)
@@ -215,35 +248,70 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
     st.trace.emit("attack_ended", end, card=card.id)
     if at_player and card.has("after_attack_destroy"):
         destroy(st, [card.id], N8)                  # ※8 ねじれる者ボーン・スライム: after the attack
-    st.attacker, st.shield_chosen = None, False
+    st.chosen_last = st.shield_chosen               # U3 still answers a block attempted right after this attack
+    end_of_battle(st)                               # no battle happened: nothing 'そのバトルの間' is left either
+    st.attacker, st.target, st.shield_chosen = None, None, False
 
 
 def block_step(st: State, script: Script, attacker: Card, defender: str, clause: str) -> Card | None:
     """A3: after the attack triggers, the defender decides whether a ブロッカー blocks (asked when one exists)."""
-    if not in_play(st, attacker.id) or not any(c.has("blocker") for c in st.board.in_zone(defender, "battlefield")):
+    if not in_play(st, attacker.id) or not any(c.has("blocker") for c in creatures(st, defender)):
         return None
 
-    def validate(d: Decision) -> Card | None:
+    def validate(d: Decision) -> list[Card] | None:
         if d.kind == "no_block":
             return None
-        cid = card_arg(d, "blocker", "card")
-        c = st.board.cards.get(cid)
-        if c is None:
-            raise Refusal("unknown_object", f"no card {cid!r}")
-        if c.zone != "battlefield" or c.controller != defender:
-            raise Refusal("blocker_not_defenders")
-        if not c.has("blocker"):
-            raise Refusal("blocker_not_blocker")
-        if c.tapped:
-            raise Refusal("blocker_tapped")
-        return c
+        chosen: list[Card] = []
+        for cid in blocker_ids(st, d):
+            c = st.board.cards.get(cid)
+            if c is None:
+                raise Refusal("unknown_object", f"no card {cid!r}")
+            if is_source(c):
+                raise Refusal("evolution_source", f"{cid} lies under {c.props['under']}")
+            if c.zone != "battlefield" or c.controller != defender:
+                raise Refusal("blocker_not_defenders")
+            if not c.has("blocker"):
+                raise Refusal("blocker_not_blocker")
+            if c.tapped:
+                raise Refusal("blocker_tapped")
+            if st.ruleset in SEVERAL_BLOCKERS and cid == st.target:
+                raise Refusal("blocker_is_attack_target", f"{cid} is the creature being attacked")
+            chosen.append(c)
+        return chosen
 
-    _, blocker = decide(st, script, defender, ("block", "no_block"), clause, validate)
-    if blocker is not None:
+    _, chosen = decide(st, script, defender, ("block", "no_block"), clause, validate)
+    if not chosen:
+        return None
+    use_blockers(st, chosen, attacker, clause)
+    return chosen[-1]
+
+
+def blocker_ids(st: State, d: Decision) -> list[str]:
+    """The blockers a ``block`` names: one id (or ``{blocker: id}``), or a list. Seed A3: one ブロッカー blocks
+    (a list of two or more is ``several_blockers``); CR507.1a (current rules): one or more, chosen at once,
+    the list's order being the order their abilities resolve (the last one blocks)."""
+    if not isinstance(d.args, list):
+        return [card_arg(d, "blocker", "card")]
+    ids = d.args
+    if not ids or not all(isinstance(i, str) for i in ids):
+        raise Refusal("malformed_decision", "block takes a card id or a list of card ids")
+    if len(ids) > 1 and st.ruleset not in SEVERAL_BLOCKERS:
+        raise Refusal("several_blockers", f"{ids}: one ブロッカー blocks an attack (A3)")
+    if len(set(ids)) != len(ids):
+        raise Refusal("malformed_decision", "a blocker is named twice")
+    return list(ids)
+
+
+def use_blockers(st: State, chosen: list[Card], attacker: Card, clause: str) -> None:
+    """Each chosen ブロッカー is used in the order given: 'このクリーチャーをタップして、相手クリーチャーの攻撃先を
+    このクリーチャーに変更してもよい' -- one moment each: tapped and the attack redirected to it; the last one
+    resolved is designated the blocking creature (`blocked`; official ruling of 2021-09-07)."""
+    for i, blocker in enumerate(chosen):
+        last = i == len(chosen) - 1
+        tag = clause if len(chosen) == 1 else RD_2021_09_07 if last else CR507_1A
         with st.trace.simultaneous():
-            tap(st, blocker.id, clause)
-            st.trace.emit("blocked", clause, card=blocker.id, attacker=attacker.id)
-    return blocker
+            tap(st, blocker.id, tag)
+            st.trace.emit("blocked" if last else "redirected", tag, card=blocker.id, attacker=attacker.id)
 
 
 def blocked(st: State, script: Script, attacker: Card, blocker: Card) -> None:
@@ -262,7 +330,7 @@ def battle_start(st: State, script: Script, a: Card, b: Card) -> None:
     for player in (st.active, st.opponent(st.active)):
         answered: set[str] = set()
         while in_play(st, a.id) and in_play(st, b.id):
-            offered = [c.id for c in st.board.in_zone(player, "battlefield")
+            offered = [c.id for c in creatures(st, player)
                        if c.has("dynamo") and not c.tapped and c.id not in answered]
             if not offered:
                 break
@@ -293,17 +361,28 @@ def battle(st: State, script: Script, a: Card, b: Card, *, won: str, lost: str):
             st.trace.emit("lost_battle", N5, card=a.id, power=pa, against=b.id)
             st.trace.emit("lost_battle", N5, card=b.id, power=pb, against=a.id)
         destroy(st, [a.id, b.id], B4)
+        end_of_battle(st)
         return (None, a, b)
     w, lo = (a, b) if pa > pb else (b, a)
     with st.trace.simultaneous():
         st.trace.emit("won_battle", won, card=w.id, power=power(st, w), against=lo.id)
         st.trace.emit("lost_battle", won, card=lo.id, power=power(st, lo), against=w.id)
     destroy(st, [lo.id], lost)
+    end_of_battle(st)
     return (w, a, b)
 
 
+def end_of_battle(st: State) -> None:
+    """The battle is over: 'そのバトルの間' power changes end (before the after-battle effects, C6)."""
+    st.battle_pumps.clear()
+
+
 def after_battle(st: State, script: Script, result) -> None:
-    """C6/C7: after-battle effects (スレイヤー, バトルに勝った時 ...), the active player's first."""
+    """C6/C7: after-battle effects (スレイヤー, バトルに勝った時 ...), the active player's first.
+
+    スレイヤー 「このクリーチャーがバトルする時、バトルの後、相手クリーチャーを破壊する」 triggers because its
+    creature battled, whatever the outcome; when the creature it battled is already gone (the スレイヤー won or
+    tied) it resolves with no effect."""
     if result is None:
         return
     winner, a, b = result
@@ -311,8 +390,11 @@ def after_battle(st: State, script: Script, result) -> None:
     for me, other in ((a, b), (b, a)):
         if me is winner:
             triggers += collect([me], "on_battle_win")
-        if me.has("slayer") and in_play(st, other.id):
+        if me.has("slayer"):
             triggers.append((me, "slayer", {"_slay": other.id}))
+    if winner is not None:       # 「クリーチャーがバトルに勝った時」 of any creature in the battle zone
+        watching = [c for p in st.board.players for c in creatures(st, p)]
+        triggers += collect(watching, "creature_wins_battle")
     if not triggers:
         return
     with st.trace.simultaneous():
@@ -497,5 +579,5 @@ def resolve_card(st: State, script: Script, card: Card, player: str, clause: str
 
 def end_turn(st: State, script: Script) -> None:
     """E1: '自分のターンが終わる時' effects of the active player's creatures, then the turn ends."""
-    fire(st, script, collect(st.board.in_zone(st.active, "battlefield"), "end_of_turn"), E1)
+    fire(st, script, collect(creatures(st, st.active), "end_of_turn"), E1)
     st.trace.emit("turn_ended", E1, player=st.active)

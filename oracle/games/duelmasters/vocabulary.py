@@ -26,6 +26,9 @@ EVENTS = specs(
     EventSpec("used", ("card", "ability", "player"),
               "P3/N2/U5/N7: a tap ability (tap_trigger, dynamo), an Ｓ・トリガー or an Ｓ・バック is used", "card"),
     EventSpec("blocked", ("card", "attacker"), "A3/C3: `card` (a ブロッカー) blocks `attacker`", "card"),
+    EventSpec("redirected", ("card", "attacker"),
+              "CR507.1a (current rules, several ブロッカー chosen): `card`'s ブロッカー is used, the attack of "
+              "`attacker` is redirected to it, and a later one resolves after it (only the last one blocks)", "card"),
     EventSpec("shield_chosen", ("card", "player"), "U2/U8: the attacking player chooses the shield to break", "card"),
     EventSpec("broken", ("card", "player"), "U4: a shield of `player` is broken (it goes to its owner's hand)", "card"),
     EventSpec("waiting", ("card", "player"),
@@ -37,7 +40,9 @@ EVENTS = specs(
     EventSpec("won_battle", ("card", "power", "against"), "B3/C4: a creature wins its battle", "card"),
     EventSpec("lost_battle", ("card", "power", "against"), "B3/C4/N5: a creature loses its battle (a tie: both)", "card"),
     EventSpec("destroyed", ("card",), "A creature is destroyed (put into its owner's graveyard)", "card"),
-    EventSpec("pumped", ("card", "amount"), "A creature's power changes by `amount` until the end of the turn", "card"),
+    EventSpec("pumped", ("card", "amount"),
+              "A creature's power changes by `amount` until the end of the turn (battle_power_plus: of the battle)",
+              "card"),
     EventSpec("attack_ended", ("card",), "U7/C8/N9: one attack of `card` is over", "card"),
     EventSpec("turn_ended", ("player",), "E1: the turn ends after the end-of-turn effects", "player"),
 )
@@ -48,7 +53,9 @@ DECISIONS = specs(
     DecisionSpec("tap_ability", "card (or {card: card})",
                  "P3: tap a creature to use its タップトリガー or ダイナモ instead of attacking; N2: at the beginning "
                  "of a battle, tap an offered ダイナモ creature (either player's, even one that cannot attack)"),
-    DecisionSpec("block", "card (or {blocker: card})", "A3: the defending player blocks with a ブロッカー"),
+    DecisionSpec("block", "card (or {blocker: card}) | [card, ...]",
+                 "A3: the defending player blocks with a ブロッカー; current rules (CR507.1a): one or more chosen at "
+                 "once, used in the list's order, the last one blocking (the seed: one, `several_blockers`)"),
     DecisionSpec("no_block", "null", "A3: the defending player does not block"),
     DecisionSpec("choose_shield", "card", "U2/U8: the attacking player chooses one shield of the attacked player"),
     DecisionSpec("use", "card (or {card: card, discard?: card})",
@@ -60,6 +67,7 @@ DECISIONS = specs(
     DecisionSpec("choose_target", "card", "The controller of a resolving effect chooses its target"),
     DecisionSpec("choose_card", "card or {take: card, bottom: [card, ...]}",
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
+    DecisionSpec("discard", "card", "discard: the discarding player chooses a card of their hand to discard"),
     DecisionSpec("end_turn", "null", "E1: the active player ends the turn (end-of-turn effects resolve)"),
 )
 
@@ -68,6 +76,8 @@ REASONS = {
     "attacker_not_yours": "P1: only a creature of the active player's battle zone attacks",
     "attacker_not_in_battle_zone": "P1: the attacker must be in the battle zone",
     "summoning_sick": "P2: a creature put into the battle zone this turn cannot attack (※1: unless 進化 or スピードアタッカー)",
+    "several_attackers": "A1: one attack is made by one creature (「攻撃に参加するクリーチャーを１体選んでタップします」): "
+                         "an attacker given as a list of two or more ids",
     "attacker_tapped": "a tapped creature cannot attack (assumption duelmasters:X-tapped-attacker)",
     "attacker_cannot_attack": "the creature has 'このクリーチャーは攻撃することができない'",
     "target_not_opponent": "P4: the attack targets the opponent or an opposing creature",
@@ -78,31 +88,44 @@ REASONS = {
     "blocker_not_blocker": "A3: only a creature with ブロッカー can block",
     "blocker_tapped": "A3: a tapped ブロッカー cannot block (assumption duelmasters:X-blocker-taps)",
     "blocker_not_defenders": "A3: the blocker must be the attacked player's creature in the battle zone",
+    "several_blockers": "A3 (the seed's procedure): one ブロッカー blocks an attack; choosing several at once is the "
+                        "current rules' (CR507.1a, ruleset dm-comprehensive-2024-02-15)",
+    "blocker_is_attack_target": "CR507.1a (current rules): a creature that cannot properly use its ブロッカー cannot be "
+                                "chosen -- the creature being attacked cannot redirect the attack to itself (official "
+                                "ruling of 2021-09-07)",
     "block_after_shield_chosen": "U3: once a shield has been chosen, no block is possible",
     "shield_not_attacked_players": "U2: the shield must be one of the attacked player's shields",
     "shield_already_chosen": "U2 (current rules): the shields of one break are different shields",
     "s_trigger_not_broken": "N7: an Ｓ・トリガー is used only as its shield is broken, not from the hand",
     "not_offered": "the card named is not the Ｓ・トリガー/Ｓ・バック/ダイナモ being offered now",
     "illegal_target": "the chosen card is not a legal target of the effect",
+    "evolution_source": "the card is an evolution source (進化元) under a creature: a card in the battle zone, not a "
+                        "creature (it does not attack, block or get attacked)",
+    "not_in_hand": "discard: the card is not in the discarding player's hand",
 }
 
 ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
 
-_EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: {max_power?} | tap_target | "
-            "untap_self | power_plus: N | pump_target: N | destroy_self | mana_from_deck: N | summon_self | "
-            "look_take: N")
+_EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: FILTER | tap_target: FILTER | "
+            "untap_target: FILTER | untap_self | power_plus: N | battle_power_plus: N | pump_target: N | "
+            "destroy_self | mana_from_deck: N | summon_self | look_take: N | discard: {count: N, player: you | "
+            "opponent}; FILTER = null or {controller?: you | opponent, has?: ability, max_power?: N, other?: bool}")
 
 ABILITIES = specs(
     AbilitySpec("blocker", "", "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
     AbilitySpec("cannot_attack", "", "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
     AbilitySpec("speed_attacker", "", "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
-    AbilitySpec("evolution", "", "進化クリーチャー: may attack the turn it is put into the battle zone", "seed ※1"),
+    AbilitySpec("evolution", "", "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
+                "sources (進化元) are battle-zone cards marked `attached_to: <it>`, which go to the graveyard with "
+                "it when it is destroyed (CR316.3 例)", "seed ※1; CR316.3"),
     AbilitySpec("w_breaker", "", "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
     AbilitySpec("t_breaker", "", "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
     AbilitySpec("power_attacker", "int", "パワーアタッカー+N: +N power while attacking", "seed B3 (プラスマイナスされたパワー)"),
-    AbilitySpec("slayer", "", "スレイヤー: after a battle, destroy the creature it battled (C6)", "seed C6"),
+    AbilitySpec("slayer", "", "スレイヤー 'このクリーチャーがバトルする時、バトルの後、相手クリーチャーを破壊する': "
+                "triggers after every battle of its creature, won, lost or tied (C6); destroys the creature it "
+                "battled if that is still in the battle zone, else resolves with no effect (C7)", "seed C6"),
     AbilitySpec("can_attack_untapped", "", "may attack untapped creatures (C1 '効果がない限り')", "seed C1"),
     AbilitySpec("s_trigger", "", "Ｓ・トリガー: used free when broken from the shields (U5); a spell resolves "
                 "its `spell` effect, a creature is put into the battle zone", "seed U5"),
@@ -122,6 +145,12 @@ ABILITIES = specs(
     AbilitySpec("after_attack_destroy", "", "'相手プレイヤーを攻撃する時、攻撃の後、このクリーチャーを破壊する' (※8)",
                 "seed ※8 (ねじれる者ボーン・スライム)"),
     AbilitySpec("end_of_turn", _EFFECTS, "'自分のターンが終わる時' (E1)", "seed E1"),
+    AbilitySpec("opponent_creature_attacks", _EFFECTS,
+                "'相手のクリーチャーが攻撃する時': triggers with the attacker's attack triggers (A2/C2), its "
+                "controller's resolving after the active player's (C7 generalised)", "seed A2, C7"),
+    AbilitySpec("creature_wins_battle", _EFFECTS,
+                "'クリーチャーがバトルに勝った時' (any creature): an after-battle effect of each creature in the "
+                "battle zone when a battle has a winner (C6; none on a tie, ※5)", "seed C6, C7, ※5"),
 )
 
 PLAYER_FIELDS: dict[str, str] = {}
@@ -130,7 +159,8 @@ CARD_FIELDS = {
     "zone": "battlefield | shields | hand | deck | graveyard | mana",
     "owner": "player id",
     "tapped": "bool",
-    "power": "int: current power (pumps included; パワーアタッカー only during its attack)",
+    "power": "int: current power (pumps included; パワーアタッカー only during its attack; battle_power_plus only "
+             "until its battle ends)",
     "abilities": "[name, ...]: the abilities it has",
 }
 

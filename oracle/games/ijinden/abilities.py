@@ -63,6 +63,17 @@ def on_became_blockers(proc: "Procedure", blockers: list[str]) -> list[Pending]:
     return out
 
 
+def on_became_blocked(proc: "Procedure", attackers: list[str]) -> list[Pending]:
+    """B4: ブロックされたとき -- the B3 event 「ブロッカーに指定された状態になる」 of an attacker."""
+    out = []
+    for a in attackers:
+        card = proc.state.card(a)
+        for name, params in proc.state.abilities(card):
+            if name == "when_blocked":
+                out.append(Pending(a, name, params, card.controller, subject=a))
+    return out
+
+
 def on_destroyed(proc: "Procedure", cards: list[str]) -> list[Pending]:
     """D3: 破壊されたとき."""
     out = []
@@ -80,7 +91,7 @@ def on_put_into_graveyard(proc: "Procedure", cards: list[str]) -> list[Pending]:
     for cid in cards:
         card = proc.state.card(cid)
         for name, params in card.abilities:
-            if name in ("legacy_draw", "netherworld_unattack", "netherworld_destroy"):
+            if name in ("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy", "netherworld"):
                 out.append(Pending(cid, name, params, card.owner))
     return out
 
@@ -91,6 +102,9 @@ def resolve(proc: "Procedure", t: Pending, clause: str) -> None:
     """Resolve one triggered ability (its nested triggers resolve inside, before the next one)."""
     state, trace = proc.state, proc.trace
     choice: dict[str, Any] = {}
+    if t.ability in GENERIC:
+        resolve_effect(proc, t, clause)
+        return
     if t.ability in OPTIONAL:
         taken = proc.script.decide(t.player, ("activate", "decline"), clause,
                                    lambda d: _validate_use(proc, t, d))
@@ -207,3 +221,112 @@ _EFFECTS = {
     "block_destroy": _destroy_target,
     "undestroy": _undestroy,
 }
+
+
+# -- effects of the generic abilities (遺業, 冥府発動, ブロックされたとき) ----------------------------------
+
+GENERIC = {"legacy", "netherworld", "when_blocked"}
+"""Abilities whose params name one effect and (optionally) its target filter: ``{effect: {kind: param},
+target: self | {types, controller, role}}``. 冥府発動 is worded 発動できる (optional); 遺業 and
+ブロックされたとき are mandatory (発動する): a mandatory one with a target is still asked for its target
+(``activate``), and ``decline`` is refused ``mandatory_trigger`` (assumption ijinden:assume.mandatory-trigger)."""
+
+GENERIC_OPTIONAL = {"netherworld"}
+
+
+def _effect(t: Pending) -> tuple[str, Any]:
+    (kind, param), = dict((t.params or {}).get("effect") or {"none": None}).items()
+    return kind, param
+
+
+def legal_targets(proc: "Procedure", t: Pending) -> list[str]:
+    """The cards on the battlefield the trigger's ``target`` filter allows: ``types`` (ijin, guardian: what the
+    card is now), ``controller`` (you / opponent of the trigger's controller), ``role`` (attacker, blocker)."""
+    state = proc.state
+    spec = (t.params or {}).get("target")
+    if not isinstance(spec, dict):
+        return []
+    out = []
+    for card in state.on_battlefield():
+        types = spec.get("types")
+        if types and not any((ty == "ijin" and state.is_ijin(card)) or (ty == "guardian" and state.is_guardian(card))
+                             for ty in types):
+            continue
+        who = spec.get("controller", "any")
+        if (who == "you" and card.controller != t.player) or (who == "opponent" and card.controller == t.player):
+            continue
+        role = spec.get("role")
+        if (role == "attacker" and not state.is_attacker(card.id)) or (role == "blocker" and not state.is_blocker(card.id)):
+            continue
+        out.append(card.id)
+    return out
+
+
+def resolve_effect(proc: "Procedure", t: Pending, clause: str) -> None:
+    """A generic trigger resolves: an optional one asks ``activate``/``decline``; a mandatory one with a target
+    asks ``activate`` naming it (``decline`` refused ``mandatory_trigger``; with no legal target it resolves with
+    no effect); ``target: self`` is the trigger's own card."""
+    spec = (t.params or {}).get("target")
+    optional = t.ability in GENERIC_OPTIONAL
+    target: str | None = t.card if spec == "self" else None
+    if optional or isinstance(spec, dict):
+        legal = legal_targets(proc, t)
+        if optional or legal:
+            def validate(d: Decision) -> dict[str, Any]:
+                if d.kind == "decline":
+                    if not isinstance(d.args, str):
+                        raise Refusal("malformed_decision", "decline takes the card id of the trigger's source")
+                    if d.args != t.card:
+                        raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
+                    if not optional:
+                        raise Refusal("mandatory_trigger", f"{t.card}'s ability is not 発動できる")
+                    return {}
+                args = d.args if isinstance(d.args, dict) else {"card": d.args} if isinstance(d.args, str) else None
+                if args is None:
+                    raise Refusal("malformed_decision", "activate takes {card, target?} or a card id")
+                if args.get("card") != t.card:
+                    raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
+                named = args.get("target")
+                if not isinstance(spec, dict):
+                    return {"card": t.card}
+                if named is not None and (not isinstance(named, str) or named not in proc.state.board.cards):
+                    raise Refusal("unknown_object", repr(named))
+                if named not in legal:
+                    raise Refusal("illegal_target", f"legal: {legal}")
+                return {"card": t.card, "target": named}
+
+            taken = proc.script.decide(t.player, ("activate", "decline"), clause, validate)
+            assert taken is not None
+            decision, choice = taken
+            if decision.kind == "decline":
+                return
+            target = choice.get("target", target)
+    proc.trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
+    kind, param = _effect(t)
+    if spec is not None and (target is None or proc.state.card(target).zone != "battlefield"):
+        return                                  # nothing to affect (no legal target, or the card has left)
+    apply_effect(proc, t, kind, param, target, clause)
+
+
+def apply_effect(proc: "Procedure", t: Pending, kind: str, param: Any, target: str | None, clause: str) -> None:
+    """destroy (D2-D5 order), return_to_hand (to its owner's hand: it leaves the battlefield and ceases to be an
+    attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn). (Drawing and
+    "not an attacker" are the abilities legacy_draw, netherworld_unattack, block_unattack.)"""
+    state = proc.state
+    if kind == "destroy":
+        proc.destroy([target], clause, clause, clause, clause)
+    elif kind == "return_to_hand":
+        with proc.trace.simultaneous():
+            state.modifiers.pop(target, None)
+            state.gained.pop(target, None)
+            state.destroyed.discard(target)
+            state.board.move(target, "hand", clause)
+            proc.sync_roles(clause)
+    elif kind == "power":
+        state.modifiers[target] = state.modifiers.get(target, 0) + int(param)
+        proc.trace.emit("power_modified", clause, card=target, amount=int(param), power=state.power(state.card(target)))
+    elif kind == "gain":
+        state.gained.setdefault(target, []).append((str(param), None))
+        proc.trace.emit("gained", clause, card=target, ability=str(param))
+    elif kind != "none":  # pragma: no cover - the vocabulary documents the effect kinds
+        raise ValueError(f"unknown effect {kind!r} of {t.card}")

@@ -53,6 +53,8 @@ class State:
     destroyed: set[str] = field(default_factory=set)
     gained: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
     ijin_guardians: set[str] = field(default_factory=set)
+    modifiers: dict[str, int] = field(default_factory=dict)
+    """Power changes from effects this turn ("-2000", "+N"), per card, apart from attack+/block+."""
 
     # -- who is what -------------------------------------------------------------------------
     @property
@@ -103,6 +105,8 @@ class State:
                 for name, params in source.abilities:
                     if name == "grant_voyage" and power >= params.get("min_power", 0):
                         out.append(("voyage_draw", params.get("draw", 1)))
+                    elif name == "grant_by_power" and power >= params.get("min_power", 0):
+                        out.append((params["ability"], params.get("params")))
         return out
 
     def has(self, card: Card, ability: str) -> bool:
@@ -114,6 +118,8 @@ class State:
         if self.arena_applies(card):
             base = ARENA_POWER
         total = base or 0
+        if card.zone == "battlefield":
+            total += self.modifiers.get(card.id, 0)
         b = self.battle
         if b is not None and card.zone == "battlefield":
             own = self.own_abilities(card)

@@ -32,6 +32,9 @@ EVENTS = specs(
     EventSpec("undestroyed", ("card",), "D3: a card stops being in the being-destroyed state (これを破壊されていない状態にする)", "card"),
     EventSpec("gained", ("card", "ability"), "A card gains an ability (this turn, or while a continuous effect grants it)", "card"),
     EventSpec("power_changed", ("card", "power"), "A2/B2: attack+ or block+ takes effect: the card's power now", "card"),
+    EventSpec("power_modified", ("card", "amount", "power"),
+              "An effect changes the card's power by `amount` this turn (「このターンの間、パワーを-2000する」; apart "
+              "from attack+/block+): its power now", "card"),
     EventSpec("entered_resolution_step", ("attackers",), "C1: the battle-resolution step begins with these attackers", "attackers"),
     EventSpec("battle_resolution_ended", ("card",), "D6: the battle resolution of this attacker ends", "card"),
     EventSpec("battle_ended", ("player",), "C2: the battle-resolution step ends; the main phase goes on", "player"),
@@ -54,7 +57,8 @@ DECISIONS = specs(
 
 REASONS = {
     **CORE_REASONS,
-    "not_turn_player": "A1: only the player whose turn it is declares a battle",
+    "not_turn_player": "A1: only the player whose turn it is declares a battle (or ends the main phase: "
+                       "`declare_attackers` or `end_turn` by the other player)",
     "battle_already_declared": "a battle may be declared only once per main phase",
     "no_attackers": "A1: one or more attackers must be chosen",
     "attacker_sleeping": "A1: a sleeping Ijin cannot become an attacker",
@@ -73,6 +77,8 @@ REASONS = {
     "illegal_cost": "the cost cannot be paid with the chosen card",
     "not_in_hand": "the card is not in the player's hand",
     "wrong_order": "the order does not name exactly the pending triggers",
+    "mandatory_trigger": "the ability is worded 発動する, not 発動できる: it cannot be declined (assumption "
+                         "ijinden:assume.mandatory-trigger)",
 }
 
 ZONES = ("battlefield", "hand", "deck", "graveyard")
@@ -114,7 +120,28 @@ ABILITIES = specs(
                 "ブロッカーになったとき、戦場のカード1枚を指定して発動できる。それを破壊する。 (synthetic)", "seed Q&A"),
 )
 
-PLAYER_FIELDS = {"battle_declared": "bool: this main phase's battle has been declared"}
+_EFFECT = ("{effect: {destroy | return_to_hand | power: N | gain: ability}, target?: self | "
+           "{types?: [ijin | guardian], controller?: you | opponent | any, role?: attacker | blocker}}")
+
+ABILITIES.update(specs(
+    AbilitySpec("legacy", _EFFECT,
+                "遺業 - 戦場から墓地に置かれたとき (D5), mandatory (発動する): the effect on a target the filter allows "
+                "(any card on the battlefield: an attacker, a blocker of another attacker, ...); asked as `activate` "
+                "with its target, `decline` refused `mandatory_trigger`", "seed D5, C1 note"),
+    AbilitySpec("netherworld", _EFFECT,
+                "冥府発動 (a マホウ guardian): 戦場から墓地に置かれたとき、…発動できる (D5), optional: the effect on a "
+                "target the filter allows", "seed C1 note"),
+    AbilitySpec("when_blocked", _EFFECT,
+                "ブロックされたとき (an attacker's B3 event 「ブロッカーに指定された状態になる」, resolved in B4), "
+                "mandatory: the effect (`target: self` = this attacker)", "seed B3, B4"),
+    AbilitySpec("grant_by_power", "{min_power: int, ability: name}",
+                "これが戦場にいる間、自分の戦場のパワーN以上のイジンは「…」を得る (足利義満's form): your Ijin with power "
+                ">= min_power have the ability (e.g. double_pressure) while their power is that high",
+                "seed A2 (足利義満)"),
+))
+
+PLAYER_FIELDS = {"battle_declared": "bool: this main phase's battle has been declared (by the turn player; the "
+                                    "same value for every player: it is the main phase's, not the declarer's)"}
 
 CARD_FIELDS = {
     "zone": "battlefield | hand | deck | graveyard",
@@ -125,7 +152,9 @@ CARD_FIELDS = {
     "destroyed": "bool: in the being-destroyed state",
     "ijin": "bool: is an Ijin now (a guardian under 円形闘技場 on its controller's turn is)",
     "guardian": "bool: is a guardian",
-    "power": "int: current power with every continuous effect (attack+/block+ included)",
+    "power": "int: current power with every continuous effect (attack+/block+ and effects' power changes "
+             "included); a guardian's is its printed or set power (D1 counts a guardian's as 0 in battle, the field "
+             "does not)",
     "abilities": "[name, ...]: abilities it has now, granted ones included",
 }
 
@@ -136,7 +165,7 @@ FIELD_EVENTS = {
     "blocker": ("became_blocker", "ceased_blocker"),
     "destroyed": ("destroyed", "undestroyed"),
     "ijin": ("ceased_ijin",),
-    "power": ("power_changed",),
+    "power": ("power_changed", "power_modified"),
     "abilities": ("gained",),
     "battle_declared": ("declared_battle",),
 }

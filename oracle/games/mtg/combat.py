@@ -12,6 +12,7 @@ from typing import Any
 from ...core.script import Refusal, Script
 from .damage import deal, lose_life
 from .editions import FREE_DAMAGE_DIVISION
+from .requirements import most_obeyable, obeyed
 from .stack import priority_step
 from .state import Combat, StackItem, State
 
@@ -185,8 +186,63 @@ def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
         for aid, n in counts.items():
             if n == 1 and st.has(st.card(aid), "menace"):
                 raise Refusal("menace", f"{aid} has menace", clause=st.c("509.1a"))
+        _check_requirements(st, player, so_far, d.args)
         return dict(d.args)
     return valid
+
+
+def _pair_allowed(st: State, player: str, bid: str, aid: str) -> bool:
+    """The per-pair restrictions of ``_blockers_valid`` (509.1a, 310.8c, flying/reach), without refusing."""
+    b, a = st.card(bid), st.card(aid)
+    if st.has(a, "flying") and not (st.has(b, "flying") or st.has(b, "reach")):
+        return False
+    try:
+        _may_block(st, player, aid)
+    except Refusal:
+        return False
+    return True
+
+
+def _able(st: State, player: str) -> list[str]:
+    """The creatures ``player`` could declare as blockers at all (509.1a: untapped, not battles)."""
+    return [c.id for c in st.battlefield() if c.controller == player and st.is_creature(c)
+            and not st.is_battle(c) and not c.tapped]
+
+
+def _requirements_apply(st: State, player: str) -> bool:
+    """Some block requirement bears on ``player``'s declaration: an attacker that must be blocked or lures,
+    or a creature of theirs that blocks each combat if able."""
+    def mine(aid: str) -> bool:
+        try:
+            _may_block(st, player, aid)
+        except Refusal:
+            return False
+        return True
+
+    return (any(st.has(st.card(a), r) and mine(a) for a in st.combat.attackers for r in ("must_be_blocked", "lure"))
+            or any(st.has(st.card(c), "blocks_each_combat") for c in _able(st, player)))
+
+
+def _check_requirements(st: State, player: str, so_far: dict[str, str], blocks: dict[str, str]) -> None:
+    """509.1c: the declaration (already free of broken restrictions) must obey as many block requirements
+    as any declaration of ``player``'s creatures that breaks no restriction."""
+    def has(cid: str, ability: str) -> bool:
+        return st.has(st.card(cid), ability)
+
+    if not _requirements_apply(st, player):
+        return
+    creatures = _able(st, player)
+    attackers = list(st.combat.attackers)
+    already: dict[str, int] = {}
+    for aid in so_far.values():
+        already[aid] = already.get(aid, 0) + 1
+    options = [[a for a in attackers if _pair_allowed(st, player, c, a)] for c in creatures]
+    best = most_obeyable(options, creatures, attackers, has, already)
+    got = obeyed(blocks, has, already)
+    if got < best:
+        raise Refusal("block_requirements_not_maximized",
+                      f"the blocks obey {got} block requirement(s); {best} can be obeyed without breaking a restriction",
+                      clause=st.c("509.1c"))
 
 
 def declare_blockers(st: State, script: Script) -> None:
@@ -197,7 +253,9 @@ def declare_blockers(st: State, script: Script) -> None:
         if p in st.lost:
             continue
         # 509.1a: one declaration, for attackers of the player, their planeswalkers and the battles they protect
-        _, mine = script.decide(p, ("declare_blockers",), st.c("509.1a"), _blockers_valid(st, p, blocks))
+        # 509.1c tags the decision when a block requirement bears on it (the declaration is then judged by it too)
+        clause = st.c("509.1c" if _requirements_apply(st, p) else "509.1a")
+        _, mine = script.decide(p, ("declare_blockers",), clause, _blockers_valid(st, p, blocks))
         blocks.update(mine)
     if blocks:
         with st.trace.simultaneous():

@@ -94,6 +94,9 @@ REASONS = {
     "not_defending": "509.1a: the attacker is not attacking this player, a planeswalker they control or a battle they protect",
     "flying": "702.9b: a creature with flying can be blocked only by creatures with flying or reach",
     "menace": "702.111b: a creature with menace can't be blocked except by two or more creatures",
+    "block_requirements_not_maximized": "509.1c: the blocks obey fewer requirements (must be blocked, all able to "
+                                        "block it do so, blocks each combat if able) than a declaration breaking no "
+                                        "restriction could",
     "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
 }
 
@@ -103,6 +106,12 @@ ABILITIES = specs(
     AbilitySpec("flying", "", "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
     AbilitySpec("reach", "", "702.17: can block creatures with flying", "CR 702.17"),
     AbilitySpec("menace", "", "702.111: can't be blocked except by two or more creatures", "CR 702.111"),
+    AbilitySpec("must_be_blocked", "", "509.1c requirement: this creature must be blocked if able (obeyed when "
+                "at least one creature blocks it)", "CR 509.1c"),
+    AbilitySpec("lure", "", "509.1c requirements: all creatures able to block this creature do so (one requirement "
+                "per creature able to block it)", "CR 509.1c"),
+    AbilitySpec("blocks_each_combat", "", "509.1c requirement: this creature blocks each combat if able (obeyed when "
+                "it blocks any attacker)", "CR 509.1c"),
     AbilitySpec("haste", "", "702.10: can attack the turn it comes under your control", "CR 702.10"),
     AbilitySpec("vigilance", "", "702.20: attacking doesn't cause it to tap", "CR 702.20"),
     AbilitySpec("deal_damage", "int", "spell: deals N damage to any target (115.4: a battle is a legal 'any target')",
