@@ -17,6 +17,10 @@
   point to replay the prefix and enumerate (median of repeats per point; the median, 90th percentile and
   maximum over the points), candidates tried, legal decisions found.
 
+- Generated examples per second (``tcg-oracle fuzz``), per game, one process: against the in-process
+  reference engine and against ``cmd:"tcg-oracle serve"`` (generation, the reference's reply, the engine's
+  reply and the comparison of each example).
+
 Figures are printed, never asserted: speed is measured here, not by tests.
 """
 
@@ -173,6 +177,22 @@ def render(n: int) -> dict[str, float]:
         return {"results": n, "seconds": seconds, "megabytes": out.stat().st_size / 1e6}
 
 
+def fuzz_rates(examples: int) -> dict[str, dict[str, float]]:
+    """Examples per second of ``tcg-oracle fuzz`` per game: in process and over ``serve`` (one core)."""
+    from . import registry
+    from .fuzz import campaign  # imports hypothesis: only here and in fuzz
+
+    serve = "cmd:" + " ".join(f'"{a}"' for a in SERVE)
+    out: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in registry.names():
+            out[game] = {}
+            for label, spec in (("in process", "reference"), ("serve", serve)):
+                o = campaign(game, spec, examples, 1, Path(tmp), "bench")
+                out[game][label] = o.stats.examples / o.stats.seconds if o.stats.seconds else 0.0
+    return out
+
+
 def measure(quick: bool = False) -> dict[str, Any]:
     figures: dict[str, Any] = {"quick": quick}
     figures["start"] = start_time(3 if quick else 10)
@@ -188,6 +208,7 @@ def measure(quick: bool = False) -> dict[str, Any]:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
     figures["render"] = render(2000 if quick else 10000)
+    figures["fuzz"] = fuzz_rates(50 if quick else 300)
     try:
         from .smt.bench import figures as smt_figures
     except ImportError:  # z3 not installed: no solver figures
@@ -230,6 +251,9 @@ def _table(fig: dict[str, Any]) -> Any:
     r = fig.get("render")
     if r:
         t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.0f} MB")
+    for game, rates in (fig.get("fuzz") or {}).items():
+        t.add_row(f"fuzz: {game} generated examples/s, in process / over serve (one core)",
+                  " / ".join(f"{v:.0f}/s" for v in rates.values()))
     if fig.get("smt"):
         from .smt.bench import rows
 

@@ -91,6 +91,18 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
 
+    fuzz = sub.add_parser("fuzz", help="an engine against the reference on generated boards (Hypothesis)")
+    fuzz.add_argument("--game", required=True, metavar="G", help="the game to generate boards of")
+    fuzz.add_argument("--engine", default="reference", metavar="SPEC", help="engine under test (default reference)")
+    fuzz.add_argument("--examples", type=int, default=200, metavar="N", help="generated cases (default 200)")
+    fuzz.add_argument("--seed", type=int, default=0, metavar="S", help="Hypothesis seed (default 0)")
+    fuzz.add_argument("--save-failures", type=Path, default=Path("fuzz-failures"), metavar="DIR",
+                      help="where a shrunk disagreement is written as a case file (default fuzz-failures)")
+    fuzz.add_argument("--workers", type=int, default=1, metavar="N", help="processes on this machine (default 1)")
+    fuzz.add_argument("--clauses", action="store_true", help="list every scenario-testable clause with its count")
+    fuzz.add_argument("--no-seeds", action="store_true",
+                      help="every board from scratch (by default about one in three mutates a golden setup)")
+    fuzz.add_argument("--quiet", action="store_true", help="no progress bar")
     prove = sub.add_parser("prove", help="bounded proofs of rule properties with z3 (boards of up to K cards)")
     prove.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")
     prove.add_argument("--max-cards", type=int, default=4, metavar="K", help="prove for every board of up to K cards "
@@ -454,6 +466,15 @@ def _lazy(module: str, func: str = "main"):
     return handler
 
 
+def _needs_hypothesis(args: argparse.Namespace) -> int:
+    """``fuzz`` runs on Hypothesis, an optional dependency: say how to install it rather than a traceback."""
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError:
+        return _usage("fuzz needs Hypothesis: pip install 'tcg-oracle[fuzz]'")
+    return _lazy(".fuzz")(args)
+
+
 def _usage(message: str) -> int:
     print(f"tcg-oracle: {message}", file=sys.stderr)
     return EXIT_USAGE
@@ -474,6 +495,7 @@ _COMMANDS = {
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
     "bench": _lazy(".bench"),
+    "fuzz": lambda args: _needs_hypothesis(args),
     "prove": _lazy(".smt.cli"),
 }
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
 try:
-    from hypothesis import HealthCheck, settings
+    # tcg-fast by default; tcg-ci (Hypothesis's own ci profile, sized for our budget) when CI is set; deep or
+    # any other by TCG_ORACLE_HYPOTHESIS_PROFILE; the example database by TCG_ORACLE_HYPOTHESIS_DB
+    from oracle.generators.profiles import register
 
-    settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    settings.register_profile("dev", max_examples=30, deadline=None)
-    settings.load_profile("ci" if os.environ.get("CI") else "dev")
-except ImportError:  # pragma: no cover
+    register()
+except ImportError:  # pragma: no cover - hypothesis is a test dependency
     pass

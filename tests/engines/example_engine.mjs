@@ -54,12 +54,18 @@ class Game {
     this.zones = {};                                        // player -> zone -> [id]
     this.cards = {};                                        // id -> card state
     for (const [pid, p] of Object.entries(setup.players)) {
-      this.zones[pid] = {};
+      this.zones[pid] = { battlefield: [], hand: [], deck: [], graveyard: [] };  // every zone, even when empty
       for (const [zone, content] of Object.entries(p)) {
         if (zone === "life" || zone === "team") continue;
         const ids = [];
         if (typeof content === "number") {
-          for (let n = 1; n <= content; n++) ids.push(`${pid}.${zone}.${n}`);
+          for (let n = 1; n <= content; n++) {                // anonymous cards: in the final state too
+            const id = `${pid}.${zone}.${n}`;
+            this.cards[id] = { id, owner: pid, controller: pid, zone, ijin: false, guardian: false, power: 0,
+              sleeping: false, enteredThisTurn: false, abilities: [], attacker: false, blocker: false,
+              blocking: null, destroyed: false };
+            ids.push(id);
+          }
         } else {
           for (const c of content) {
             this.cards[c.id] = this.makeCard(c, pid, zone);
@@ -91,7 +97,7 @@ class Game {
       zone,
       ijin: types.includes("ijin"),
       guardian: types.includes("guardian"),
-      power: c.power ?? def.power ?? null,
+      power: c.power ?? def.power ?? 0,                      // no power written: 0, as the reference reads it
       sleeping: !!(c.tapped ?? c.sleeping ?? false),
       enteredThisTurn: !!c.entered_this_turn,
       abilities: [...(def.abilities || []), ...(c.abilities || [])],
@@ -138,8 +144,7 @@ class Game {
       const entry = this.script[at];
       let reason = null;
       if (!kinds.includes(entry.kind)) {
-        reason = entry.kind === "declare_attackers" && entry.player !== this.active
-          ? "not_turn_player" : "unexpected_decision";
+        reason = "unexpected_decision";                      // a kind not asked here, whoever sends it
       } else if (entry.player !== player) {
         reason = ["declare_attackers", "end_turn"].includes(entry.kind) ? "not_turn_player" : "not_your_decision";
       } else {
@@ -376,7 +381,7 @@ class Game {
     (zones[to] ||= []).push(card.id);
     card.zone = to;
     card.destroyed = false;
-    card.sleeping = false;
+    // `sleeping` is left as it was: the final state reports it off the battlefield too, as the reference does
     events.push(["moved", { card: card.id, from, to, player: card.owner }]);
   }
 
@@ -385,7 +390,7 @@ class Game {
   final() {
     const players = {};
     for (const [pid, zones] of Object.entries(this.zones)) {
-      players[pid] = { ...zones, battle_declared: pid === this.active && this.battleDeclared };
+      players[pid] = { ...zones, battle_declared: this.battleDeclared };  // the main phase's, told to every player
     }
     const cards = {};
     for (const c of Object.values(this.cards)) {

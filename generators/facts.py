@@ -1,0 +1,163 @@
+"""What the generators know of a game, read from the registry, its card pool, catalog and golden cases.
+
+Nothing here states a rule: the vocabulary gives the zones, decision kinds, abilities and how many
+players the game allows; the card pool gives the cards; the golden cases give the *shapes* setups take in
+that game (which card fields they write, the phases they start in, counter kinds, ability parameters),
+so that generated boards are boards the game's loader and engine know how to read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from oracle import registry
+from oracle.loader import load_cards, load_catalog, load_suite
+from oracle.model import CardDef, Catalog
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+"""Player names, in turn order (the golden cases' own)."""
+MAX_PLAYERS = 4
+"""A game with no upper limit gets at most this many players (small boards shrink and run fast)."""
+
+
+def ability_name(ref: Any) -> str:
+    return ref if isinstance(ref, str) else next(iter(ref))
+
+
+def card_abilities(card: CardDef | None) -> set[str]:
+    """Every ability a pool card has, both faces."""
+    names: set[str] = set()
+    while card is not None:
+        names.update(ability_name(a) for a in card.abilities)
+        card = card.back
+    return names
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    game: str
+    zones: tuple[str, ...]
+    players: tuple[int, int]
+    decisions: tuple[str, ...]
+    abilities: tuple[str, ...]
+    pool: dict[str, CardDef]
+    cards: tuple[str, ...]
+    """Pool card names, plain ones first (fewest abilities, then synthetic, then by name): shrinking goes there."""
+    ability_refs: dict[str, tuple[Any, ...]]
+    """Ability name -> the forms the pool and the golden cases write it in (parameters included)."""
+    catalog: Catalog
+    rulesets: tuple[str, ...]
+    """Default first."""
+    testable: frozenset[str]
+    phases: tuple[str, ...]
+    card_fields: frozenset[str]
+    """The card-setup fields the golden cases write (``power``, ``tapped``, ``protector``, ...)."""
+    counted_zones: frozenset[str]
+    """Zones the golden cases give as a count of anonymous cards (a deck of 10)."""
+    counter_kinds: tuple[str, ...]
+    used_zones: tuple[str, ...]
+    """Zones the golden cases put cards in, most used first."""
+    teams: bool
+    life: bool
+    powers: tuple[int, ...]
+    """Power (and toughness) values the golden cases write, smallest first."""
+    legality: str
+    """The module of the game's candidate decisions (the registry's name for it)."""
+    seeds: tuple[dict[str, Any], ...] = ()
+    """The golden cases' setups (plain JSON data): boards a campaign may start from and mutate, as a fuzzer
+    starts from a corpus."""
+    seed_scripts: tuple[tuple[dict[str, Any], ...], ...] = ()
+    """Their scripts: hints a generated script may follow where they fit (never their expectations)."""
+
+    def testable_in(self, ruleset: str) -> set[str]:
+        return {c.id for c in self.catalog.clauses if c.testable and (not c.rulesets or ruleset in c.rulesets)}
+
+
+def _param_forms(params: str) -> list[Any]:
+    """Sample parameters for an ability no card or case writes, from its vocabulary ``params`` text."""
+    p = params.strip()
+    if not p:
+        return [None]
+    if p == "int":
+        return [1, 1000, 2000]
+    m = re.fullmatch(r"\{(.*)\}", p)
+    if m:
+        out = {}
+        for part in m.group(1).split(","):
+            k, _, v = part.partition(":")
+            out[k.strip().rstrip("?")] = 1 if v.strip() == "int" else None
+        return [out]
+    return []
+
+
+@cache
+def facts(game: str) -> GameFacts:
+    g = registry.get(game)
+    voc = g.vocabulary
+    pool = load_cards(game)
+    catalog = load_catalog(game)
+    cases = [lc.case for lc in load_suite(games=[game]).cases]
+    refs: dict[str, list[Any]] = {a: [] for a in voc.abilities}
+
+    def note(ref: Any) -> None:
+        name = ability_name(ref)
+        if name in refs and ref not in refs[name]:
+            refs[name].append(ref)
+
+    for card in pool.values():
+        c: CardDef | None = card
+        while c is not None:
+            for a in c.abilities:
+                note(a)
+            c = c.back
+    phases: Counter[str] = Counter()
+    fields: set[str] = set()
+    counted: set[str] = set()
+    used: Counter[str] = Counter()
+    counters: set[str] = set()
+    powers: set[int] = set()
+    teams = life = False
+    for case in cases:
+        phases[case.setup.phase] += 1
+        for p in case.setup.players.values():
+            teams |= p.team is not None
+            life |= p.life is not None
+            for zone, content in p.zones.items():
+                if isinstance(content, int):
+                    counted.add(zone)
+                    continue
+                used[zone] += 1
+                for cs in content:
+                    fields.update(cs.model_fields_set - {"id", "card"})
+                    counters.update(cs.counters)
+                    for a in cs.abilities:
+                        note(a)
+                    for v in (cs.power, cs.toughness):
+                        if isinstance(v, int) and v >= 0:
+                            powers.add(v)
+    for name, spec in voc.abilities.items():
+        if not refs[name]:
+            refs[name] = [name if v is None else {name: v} for v in _param_forms(spec.params)]
+
+    def plain(name: str) -> tuple[int, int, str]:
+        card = pool[name]
+        return len(card_abilities(card)) + (card.back is not None), 0 if card.synthetic else 1, name
+
+    low, high = voc.players
+    default = catalog.default_ruleset
+    rulesets = (default, *[r.id for r in catalog.rulesets if r.id != default])
+    return GameFacts(
+        game=game, zones=voc.zones, players=(low, min(high or MAX_PLAYERS, MAX_PLAYERS, len(NAMES))),
+        decisions=tuple(voc.decisions), abilities=tuple(voc.abilities), pool=pool,
+        cards=tuple(sorted(pool, key=plain)), ability_refs={k: tuple(v) for k, v in refs.items() if v},
+        catalog=catalog, rulesets=rulesets, testable=frozenset(c.id for c in catalog.clauses if c.testable),
+        phases=tuple(p for p, _ in sorted(phases.items(), key=lambda kv: (kv[0] != "main", -kv[1]))) or ("main",),
+        card_fields=frozenset(fields), counted_zones=frozenset(counted), counter_kinds=tuple(sorted(counters)),
+        used_zones=tuple(z for z, _ in used.most_common()) or voc.zones[:1],
+        teams=teams, life=life, powers=tuple(sorted(powers)) or (1000,), legality=g.legality,
+        seeds=tuple(c.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for c in cases),
+        seed_scripts=tuple(tuple(d.model_dump(mode="json") for d in c.script) for c in cases))

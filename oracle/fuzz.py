@@ -1,0 +1,273 @@
+"""``tcg-oracle fuzz``: an engine against the reference engine on generated boards and scripts.
+
+Each example is a generated case (:mod:`oracle.generators`) whose expectations are the reference engine's
+reply; it is run on the engine under test and compared at the level the engine declares, within the
+abilities its hello declares, exactly as a golden case is. The first disagreement is shrunk by Hypothesis
+(smaller board, fewer decisions), its expectations cut to the fewest that still show it, and written as a
+case file that passes on the reference and fails on the engine. ``--workers`` runs campaigns with
+different seeds on the cores of this machine. Only this command and the generators import Hypothesis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import shlex
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+from hypothesis import HealthCheck, Phase, event, given, seed as hseed, settings, target
+
+from . import registry
+from .generators.cases import Play, expectations, final_fields, moments_of, plays, to_case
+from .generators.facts import facts
+from .generators.profiles import database
+from .harness.engine import Engine, ReferenceEngine, make_engine
+from .harness.runner import run_case
+from .loader import LoadedCase
+from .model import Case, CaseResult, Hello
+
+EXIT_OK, EXIT_DISAGREE, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
+BAD = ("fail", "error")
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink)
+"""No ``target`` phase: measured on 1,000 examples per game it spent the budget hill-climbing around a few
+boards (fewer distinct boards, fewer clauses). The ``target`` scores are still reported, for HypoFuzz."""
+
+
+class Disagreement(AssertionError):
+    """The engine and the reference disagree on a generated case."""
+
+
+@dataclass
+class Stats:
+    examples: int = 0
+    seconds: float = 0.0
+    boards: set[str] = field(default_factory=set)
+    clauses: Counter = field(default_factory=Counter)
+
+    def add(self, other: "Stats") -> None:
+        self.examples += other.examples
+        self.seconds = max(self.seconds, other.seconds)
+        self.boards |= other.boards
+        self.clauses.update(other.clauses)
+
+
+@dataclass
+class Outcome:
+    stats: Stats
+    failure: str | None = None
+    """The saved case file of the shrunk disagreement."""
+    message: str | None = None
+
+
+def full_case(play: Play, seed: Any, command: str) -> Case:
+    return to_case(play, expectations(play.reply), seed=seed, command=command)
+
+
+def verdict(engine: Engine, hello: Hello, case: Case) -> CaseResult:
+    """The generated case on ``engine``, at its declared level (as ``tcg-oracle run`` would)."""
+    return run_case(engine, LoadedCase(case, "<generated>", 0), case.rulesets[0], hello.engine.name,
+                    keep_trace=False, hello=hello)
+
+
+def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str) -> Case:
+    """The case with the fewest expectations that passes on the reference and fails on ``engine``: one
+    winner, one final field or one moment when one shows it (every refusal stays expected: a refusal a case
+    does not expect fails it), else all of them."""
+    reference, ref_hello = ReferenceEngine(), ReferenceEngine().hello()
+    reply = play.reply
+    tries: list[dict[str, Any]] = [expectations(reply, events=None, final=None, winner=True)]
+    tries += [expectations(reply, events=None, final=[f], winner=False) for f in final_fields(reply)]
+    tries += [expectations(reply, events=[i], final=None, winner=False) for i in range(len(moments_of(reply)))]
+    tries.append(expectations(reply))
+    for expect in tries:
+        case = to_case(play, expect, seed=seed, command=command)
+        if verdict(engine, hello, case).status in BAD and verdict(reference, ref_hello, case).status == "pass":
+            return case
+    return to_case(play, expectations(reply), seed=seed, command=command)
+
+
+def save(case: Case, directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{case.id}.yaml"
+    data = case.model_dump(mode="json", exclude_unset=True)
+    text = (f"# Found by: {case.source.command}\n"  # type: ignore[union-attr]
+            + yaml.safe_dump([data], allow_unicode=True, sort_keys=False, width=120))
+    tmp = path.with_suffix(".yaml.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | None, command: str,
+             seeds: bool = True, tick: Callable[[], None] | None = None) -> Outcome:
+    """One Hypothesis campaign of ``examples`` generated cases on one engine (``seeds``: some boards start
+    from golden setups, mutated)."""
+    engine = make_engine(spec)
+    try:
+        hello = engine.hello()
+        abilities = (hello.abilities or {}).get(game)
+        stats = Stats()
+        failing: list[Play] = []
+        start = time.perf_counter()
+
+        @settings(max_examples=examples, database=database(), deadline=None, derandomize=False,
+                  suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
+                  phases=PHASES)
+        @hseed(seed)
+        @given(plays(game, abilities, seeds))
+        def differential(play: Play) -> None:
+            stats.examples += 1
+            stats.boards.add(play.board_key)
+            clauses = play.clauses
+            stats.clauses.update(set(clauses))
+            for c in clauses:
+                event(c)
+            target(float(len(set(clauses))), label="distinct clauses")
+            target(sum(1.0 / stats.clauses[c] for c in set(clauses)), label="rare clauses")
+            if tick:
+                tick()
+            result = verdict(engine, hello, full_case(play, seed, command))
+            if result.status in BAD:
+                failing.append(play)
+                why = result.divergence.message if result.divergence else result.error
+                raise Disagreement(f"{result.status}: {why}")
+
+        try:
+            differential()
+        except Disagreement as exc:
+            stats.seconds = time.perf_counter() - start
+            case = fewest(failing[-1], engine, hello, seed, command)
+            path = save(case, save_dir or Path("fuzz-failures"))
+            return Outcome(stats, str(path), str(exc))
+        stats.seconds = time.perf_counter() - start
+        return Outcome(stats)
+    finally:
+        engine.close()
+
+
+_COUNTER: Any = None
+
+
+def _init(counter: Any) -> None:
+    global _COUNTER
+    _COUNTER = counter
+
+
+def _tick() -> None:
+    with _COUNTER.get_lock():
+        _COUNTER.value += 1
+
+
+def _worker(job: tuple) -> Outcome:
+    return campaign(*job, tick=_tick)
+
+
+def clause_table(game: str, clauses: Counter, ruleset: str | None = None) -> tuple[list[str], int, int]:
+    """Lines ``clause  count`` for every scenario-testable clause, and (executed, testable)."""
+    f = facts(game)
+    testable = sorted(f.testable)
+    lines = [f"  {c:<40} {clauses.get(c, 0):>7}" for c in testable]
+    return lines, sum(1 for c in testable if clauses.get(c)), len(testable)
+
+
+def main(args: argparse.Namespace) -> int:
+    game = args.game
+    if game not in registry.names():
+        print(f"tcg-oracle: --game {game!r}: unknown game; the games are {', '.join(registry.names())}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.examples < 1 or args.workers < 1:
+        print("tcg-oracle: --examples and --workers take 1 or more", file=sys.stderr)
+        return EXIT_USAGE
+    from .core.errors import EngineStartError
+
+    try:
+        engine = make_engine(args.engine)
+        hello = engine.hello()
+        engine.close()
+    except ValueError as exc:
+        print(f"tcg-oracle: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except EngineStartError as exc:
+        print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
+        return EXIT_ENGINE
+    if game not in hello.games:
+        print(f"tcg-oracle: engine {hello.engine.name} does not play {game}", file=sys.stderr)
+        return EXIT_USAGE
+    command = "tcg-oracle " + shlex.join(getattr(args, "argv", None) or
+                                         ["fuzz", "--game", game, "--engine", args.engine,
+                                          "--examples", str(args.examples), "--seed", str(args.seed)])
+    n = args.workers
+    shares = [args.examples // n + (1 if i < args.examples % n else 0) for i in range(n)]
+    jobs = [(game, args.engine, share, args.seed * 1009 + i if i else args.seed, args.save_failures, command,
+             not args.no_seeds) for i, share in enumerate(shares) if share]
+    show = not args.quiet and sys.stderr.isatty()
+    start = time.perf_counter()
+    outcomes = _run(jobs, show, args.examples)
+    elapsed = time.perf_counter() - start
+    total = Stats()
+    for o in outcomes:
+        total.add(o.stats)
+    lines, executed, testable = clause_table(game, total.clauses)
+    rate = total.examples / elapsed if elapsed else 0.0
+    print(f"{game}: {total.examples} examples in {elapsed:.1f} s ({rate:.0f} examples/s, {len(jobs)} "
+          f"worker{'s' if len(jobs) > 1 else ''}); {len(total.boards)} distinct boards; "
+          f"clauses executed {executed}/{testable} scenario-testable ({100 * executed / max(testable, 1):.0f}%)")
+    if args.clauses:
+        print("\n".join(lines))
+    else:
+        missing = [line.split()[0] for line in lines if line.split()[-1] == "0"]
+        if missing:
+            print(f"  not executed: {', '.join(missing)}")
+    failures = [o for o in outcomes if o.failure]
+    for o in failures:
+        print(f"DISAGREEMENT with {hello.engine.name}: {o.message}\n  shrunk case: {o.failure}\n"
+              f"  replay: tcg-oracle run --engine {shlex.quote(args.engine)} --cases {o.failure}")
+    return EXIT_DISAGREE if failures else EXIT_OK
+
+
+def _run(jobs: list[tuple], show: bool, total: int) -> list[Outcome]:
+    if len(jobs) == 1 and not show:
+        return [campaign(*jobs[0])]
+    if len(jobs) == 1:
+        with _bar(total) as advance:
+            return [campaign(*jobs[0], tick=advance)]
+    counter = mp.get_context("spawn").Value("i", 0)
+    with ProcessPoolExecutor(len(jobs), mp_context=mp.get_context("spawn"), initializer=_init,
+                             initargs=(counter,)) as pool:
+        futures = [pool.submit(_worker, job) for job in jobs]
+        if show:
+            with _bar(total) as advance:
+                seen = 0
+                while not all(f.done() for f in futures):
+                    time.sleep(0.2)
+                    now = counter.value
+                    for _ in range(now - seen):
+                        advance()
+                    seen = now
+        return [f.result() for f in futures]
+
+
+class _bar:
+    def __init__(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("fuzz"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                 console=Console(stderr=True), transient=True)
+        self.total = total
+
+    def __enter__(self) -> Callable[[], None]:
+        self.progress.__enter__()
+        task = self.progress.add_task("fuzz", total=self.total)
+        return lambda: self.progress.update(task, advance=1)
+
+    def __exit__(self, *exc: Any) -> None:
+        self.progress.__exit__(*exc)

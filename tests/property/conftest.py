@@ -1,0 +1,10 @@
+"""Property and differential tests (Hypothesis); the test engines of this folder are importable as py: engines."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
