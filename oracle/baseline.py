@@ -24,10 +24,11 @@ from typing import Any, Mapping, NamedTuple
 
 import yaml
 
+from .errors import BaselineError, YamlSyntaxError
 from .limits import loads_json
 from .model import SCHEMA_VERSION, STATUSES, Results
 from .outputs import write_atomic
-from .yamlfile import YamlSyntaxError, compose
+from .yamlfile import compose
 
 RANK: dict[str, int] = {"pass": 3, "skip": 2, "not_checkable": 2, "fail": 1, "error": 0}
 """Statuses from best to worst; a status lower than the baseline's is a regression."""
@@ -35,9 +36,6 @@ BAD = ("fail", "error")
 KEYS = ("schema_version", "engine", "cases")
 HINT = "write it with --update-baseline"
 
-
-class BaselineError(ValueError):
-    """A baseline file that cannot be read; the message names the file (and the line when known)."""
 
 
 @dataclass(frozen=True)

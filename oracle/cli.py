@@ -137,9 +137,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.shard:
         from .harness.shards import parse_shard
 
+        from .errors import ShardError
+
         try:
             shard = parse_shard(args.shard)
-        except ValueError as exc:
+        except ShardError as exc:
             return _usage(str(exc))
     if not math.isfinite(args.timeout) or args.timeout < 0:  # nan would make every case an error
         return _usage(f"--timeout {args.timeout:g}: give seconds, a finite number 0 or more (0: no timeout)")
@@ -149,7 +151,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if bad_output:
         return _usage(bad_output)
     if args.baseline and (not args.update_baseline or Path(args.baseline).exists()):
-        from .baseline import BaselineError, load_baseline  # a broken baseline is said before the run
+        from .baseline import load_baseline
+        from .errors import BaselineError  # a broken baseline is said before the run
 
         try:
             load_baseline(args.baseline)
@@ -166,10 +169,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: Any, stop: Any) -> int:
     """Run the suite (the first stop signal raises, as Ctrl-C does), then close the engine and write the
     outputs (signals only noted)."""
-    from .core.errors import EngineStartError
+    from .errors import EngineSpecError, EngineStartError, SelectError
     from .harness.engine import make_engine
     from .harness.runner import run_suite
-    from .harness.select import SelectError
 
     seen: list[Any] = []  # every result as it comes: what an interrupt outside the case loop keeps
     engine = None
@@ -186,7 +188,7 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
 
                 results = run_suite(engine, suite, ruleset=args.ruleset, k=args.k, games=games,
                                     timeout=args.timeout, shard=shard, command=command, on_result=on_result)
-    except SelectError as exc:
+    except (SelectError, EngineSpecError) as exc:  # bad usage, found once the run starts
         _close(engine, stop)
         return _usage(str(exc))
     except EngineStartError as exc:
@@ -195,9 +197,6 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
         _write_outputs(_portable(_aborted(exc, args.engine, seen), args), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
-    except (KeyError, ValueError) as exc:
-        _close(engine, stop)
-        return _usage(str(exc.args[0] if exc.args else exc))
     except KeyboardInterrupt as exc:  # outside the case loop (the engine starting, the run ending)
         if results is None:
             why = f"{exc}" if seen else f"{exc or 'interrupted'} while the engine was starting"
@@ -266,7 +265,7 @@ def _nothing_tested(results: Any, args: argparse.Namespace) -> str | None:
 
 
 def _unknown_ruleset(ruleset: str, games: Sequence[str]) -> str | None:
-    from .core.errors import CaseFileError
+    from .errors import CaseFileError
     from .loader import load_catalog
 
     known: list[str] = []
@@ -343,17 +342,18 @@ def _write_outputs(results, args: argparse.Namespace) -> bool:
     failed = False
 
     def report() -> None:
+        from .errors import BaselineError, CaseFileError
         from .loader import suite_catalogs
         from .reports import render_report
 
         baseline = args.baseline if args.baseline and Path(args.baseline).is_file() else None
         try:  # a suite's own clauses count in its coverage (a broken catalog: said by validation)
             catalogs = suite_catalogs(args.cases) or None
-        except Exception:  # noqa: BLE001
+        except (CaseFileError, OSError):
             catalogs = None
         try:
             render_report([results], Path(args.report), baseline=baseline, catalogs=catalogs)
-        except ValueError:  # an unreadable baseline: the gate says why; the report still comes
+        except BaselineError:  # an unreadable baseline: the gate says why; the report still comes
             render_report([results], Path(args.report), catalogs=catalogs)
 
     def junit() -> None:
@@ -419,7 +419,7 @@ def _portable(results, args: argparse.Namespace):
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from . import registry
-    from .core.errors import CaseFileError
+    from .errors import CaseFileError
     from .loader import CATALOG_FILE, CARDS_FILE, game_dir, load_cards, load_catalog, load_suite
 
     errors: list[str] = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Iterator
 
+from .errors import LimitError
+
 if TYPE_CHECKING:
     import yaml
 
@@ -46,12 +48,6 @@ much (the engine's stderr tail: 800 characters)."""
 _BIG_INT = re.compile(r"[-+]?[0-9][0-9_]*")
 
 
-class LimitError(ValueError):
-    """A limit was passed; ``line`` (from 1) where, when known; ``field`` the path to it."""
-
-    def __init__(self, message: str, line: int | None = None, field: str | None = None) -> None:
-        self.message, self.line, self.field = message, line, field
-        super().__init__(message)
 
 
 def check_yaml_text(text: str) -> None:

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from .errors import CaseFailure
+
 _NOT_CASES = {"rules.yaml", "cards.yaml"}
 _ENGINE_KEY: Any = pytest.StashKey()
 
@@ -63,7 +65,7 @@ def _engine(config: pytest.Config):
     be started ends the session with one message (exit code 3, as ``tcg-oracle run``)."""
     held = config.stash.get(_ENGINE_KEY, None)
     if held is None:
-        from .core.errors import EngineStartError  # noqa: PLC0415
+        from .errors import EngineStartError  # noqa: PLC0415
         from .harness.engine import make_engine  # noqa: PLC0415
 
         spec = config.getoption("tcg_engine")
@@ -111,9 +113,6 @@ class CaseFileErrorItem(pytest.Item):
     def reportinfo(self):
         return self.path, getattr(self.error, "line", None), self.name
 
-
-class CaseFailure(Exception):
-    """A case failed or errored; the message is the whole report."""
 
 
 class CaseItem(pytest.Item):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from .. import __version__, registry
-from ..core.errors import OracleError
+from ..errors import OracleError
 from ..model import CaseReply, CaseRequest, EngineInfo, Hello, LegalityReply, LegalityRequest
 
 

@@ -21,15 +21,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..errors import MergeError
 from ..limits import loads_json
 from ..model import STATUSES, CaseResult, EngineInfo, Results
 from ..outputs import write_json
 from ..text import printable
 from .shards import missing_shards
 
-
-class MergeError(ValueError):
-    pass
 
 
 def read_results(path: Path) -> list[Results]:

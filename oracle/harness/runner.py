@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import __version__
-from ..core.errors import CaseFileError, EngineStartError, OracleError, ScriptError
+from ..errors import CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
 from ..text import trim_text
@@ -44,13 +44,6 @@ def error_text(exc: BaseException) -> str:
     """How an exception raised inside an engine reads in a result (the same in process and over serve)."""
     return f"engine raised {type(exc).__name__}: {trim_text(str(exc))}"
 
-
-class EngineAborted(EngineStartError):
-    """The engine could not be restarted mid-run; ``results`` holds what was run (partial)."""
-
-    def __init__(self, message: str, results: Results) -> None:
-        super().__init__(message)
-        self.results = results
 
 
 def legality_query(engine: Engine, request: CaseRequest, timeout: float | None = None):

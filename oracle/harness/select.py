@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import re
 
-from ..core.errors import OracleError
+from ..errors import SelectError
 
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 
-
-class SelectError(OracleError):
-    pass
 
 
 def matcher(expr: str):

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 from pydantic import ValidationError
 
 from .. import __version__, registry
-from ..core.errors import OracleError, ScriptError
+from ..errors import OracleError, ScriptError
 from ..limits import (JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
                       json_depth_exceeds)
 from ..model import (CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,

@@ -1,0 +1,86 @@
+"""The package's shape (issue 16): one error tree, names that say one thing, a public front, no import cycle."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+from oracle import errors
+
+
+def _modules() -> list[str]:
+    """Every module of the installed package (``oracle.reports`` and ``oracle.generators`` are mapped in)."""
+    import oracle.generators
+    import oracle.reports
+
+    names = ["oracle"]
+    for pkg in (oracle, oracle.generators, oracle.reports):
+        names += [m.name for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")
+                  if m.name not in names]
+    return sorted(n for n in names if not n.endswith("__main__"))  # __main__ runs the command
+
+
+def _classes():
+    for name in _modules():
+        module = importlib.import_module(name)
+        for obj in vars(module).values():
+            if inspect.isclass(obj) and obj.__module__ == name:
+                yield name, obj
+
+
+OUTSIDE_THE_TREE = {
+    "oracle.signals.Interrupted": "a KeyboardInterrupt on purpose: `except Exception` must not catch a stop signal",
+}
+NOT_YET = {
+    # oracle/games/* is being reshaped in another branch (issue 16's one layout); the fix is one base class
+    "oracle.games.mtg.stack.Stop": "control flow inside Magic's stack: make it an oracle.errors.Signal",
+}
+
+
+def test_every_exception_of_the_package_is_an_oracle_error_defined_in_oracle_errors():
+    outside, not_oracle, elsewhere = [], [], []
+    for module, cls in _classes():
+        if not issubclass(cls, BaseException):
+            continue
+        qual = f"{module}.{cls.__name__}"
+        if not issubclass(cls, Exception):
+            outside.append(qual)
+        elif not issubclass(cls, errors.OracleError):
+            not_oracle.append(qual)
+        elif module != "oracle.errors" and not cls.__name__.startswith("_"):  # private control flow stays local
+            elsewhere.append(qual)
+    assert sorted(outside) == sorted(OUTSIDE_THE_TREE)
+    assert sorted(not_oracle) == sorted(NOT_YET), "an exception outside OracleError (or NOT_YET is out of date)"
+    assert elsewhere == [], "public exceptions are defined in oracle.errors"
+
+
+@pytest.mark.parametrize("cls, builtin", [
+    (errors.BaselineError, ValueError), (errors.MergeError, ValueError), (errors.YamlSyntaxError, ValueError),
+    (errors.YamlLimitError, ValueError), (errors.LimitError, ValueError), (errors.SelectError, ValueError),
+    (errors.EngineSpecError, ValueError), (errors.ShardError, ValueError), (errors.OutputError, OSError),
+])
+def test_errors_of_bad_input_are_the_builtins_callers_expect(cls, builtin):
+    assert issubclass(cls, errors.OracleError) and issubclass(cls, builtin)
+
+
+def test_the_old_import_path_of_the_errors_is_the_same_classes():
+    from oracle.core import errors as old
+
+    assert all(getattr(old, n) is getattr(errors, n) for n in old.__all__)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("nonsense", "unknown engine 'nonsense'"),
+    ("py:no_colon_here", "write py:package.module:factory"),
+    ("cmd:", "cmd: needs a program"),
+    ('cmd:"unclosed', "No closing quotation"),
+    ("tcp:localhost", "unknown engine kind 'tcp'"),
+])
+def test_a_malformed_engine_spec_is_a_named_error(spec, words):
+    from oracle.harness.adapters import make_adapter
+
+    with pytest.raises(errors.EngineSpecError, match=words.replace("(", r"\(")):
+        make_adapter(spec)
