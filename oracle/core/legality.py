@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from .. import registry
 from ..model import CaseRequest
-from ..model import Decision as ScriptEntry
+from ..model import ScriptEntry
 from ..errors import ScriptError, Signal
 from .game import PROBE
 from .script import Decision, DecisionPoint, Refusal
