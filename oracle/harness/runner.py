@@ -20,7 +20,7 @@ from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
 from .request import make_request, used_abilities
-from .select import haystack, matcher
+from .select import select_cases
 from .stored import stored_divergence, stored_trace
 
 
@@ -105,13 +105,6 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                       trace=stored_trace(reply.trace) if keep_trace else None, **base)
 
 
-def select(suite: Suite, k: str | None = None, games: Iterable[str] | None = None) -> list[LoadedCase]:
-    pred = matcher(k) if k else None
-    wanted = set(games) if games else None
-    return [lc for lc in suite.cases
-            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case, lc.extra)))]
-
-
 def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,
               games: Iterable[str] | None = None, timeout: float | None = None,
               shard: tuple[int, int] | None = None, command: str | None = None,
@@ -120,7 +113,7 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     info = EngineInfo(name=hello.engine.name, version=hello.engine.version, level=hello.observation,
                       reason_codes=hello.reason_codes)
     started = now()
-    cases = list(enumerate(select(suite, k, games)))  # the order is kept through shards (merge sorts by it)
+    cases = list(enumerate(select_cases(suite, k, games)))  # the order is kept through shards (merge sorts by it)
     if shard is not None:
         from .shards import in_shard  # noqa: PLC0415
 
