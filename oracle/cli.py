@@ -170,7 +170,7 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
     """Run the suite (the first stop signal raises, as Ctrl-C does), then close the engine and write the
     outputs (signals only noted)."""
     from .errors import EngineSpecError, EngineStartError, SelectError
-    from .harness.engine import make_engine
+    from .harness.adapters import make_engine
     from .harness.runner import run_suite
 
     seen: list[Any] = []  # every result as it comes: what an interrupt outside the case loop keeps

@@ -268,7 +268,8 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests); ``cases``: the
     case files or folders to look in (default: the built-in suite)."""
     from .errors import EngineStartError
-    from .harness.engine import ReferenceEngine, make_engine
+    from .harness.adapters import make_engine
+    from .harness.engine import ReferenceEngine
     from .harness.runner import choose_ruleset, run_case
     from .loader import load_suite
 

@@ -66,7 +66,7 @@ def _engine(config: pytest.Config):
     held = config.stash.get(_ENGINE_KEY, None)
     if held is None:
         from .errors import EngineStartError  # noqa: PLC0415
-        from .harness.engine import make_engine  # noqa: PLC0415
+        from .harness.adapters import make_engine  # noqa: PLC0415
 
         spec = config.getoption("tcg_engine")
         engine = None

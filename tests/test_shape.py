@@ -80,7 +80,7 @@ def test_the_old_import_path_of_the_errors_is_the_same_classes():
     ("tcp:localhost", "unknown engine kind 'tcp'"),
 ])
 def test_a_malformed_engine_spec_is_a_named_error(spec, words):
-    from oracle.harness.adapters import make_adapter
+    from oracle.harness.adapters import make_engine
 
     with pytest.raises(errors.EngineSpecError, match=words.replace("(", r"\(")):
-        make_adapter(spec)
+        make_engine(spec)

@@ -457,7 +457,7 @@ def _mutant(name: str, spec: str) -> Engine:
     return make_mutant(name)
 
 
-def make_adapter(spec: str) -> Engine:
+def make_engine(spec: str) -> Engine:
     """``reference``, ``py:package.module:factory``, ``cmd:"program args"`` or ``mutant:NAME``.
 
     A malformed spec is an :class:`EngineSpecError` (a ``ValueError``; exit 2); an engine that cannot
