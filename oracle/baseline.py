@@ -11,7 +11,7 @@ File (YAML, or JSON when the name ends in ``.json``)::
 No other shape is read. A *regression* is a case whose status is worse than its baseline
 (pass > skip > fail > error), or a case missing from the baseline that fails or errs. Newly passing cases
 are listed (record them with ``--update-baseline``). Cases of the baseline that were not run (another
-shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.baseline`) and the report's
+shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.gate`) and the report's
 regressions view both classify with :func:`classify`.
 """
 

@@ -223,7 +223,7 @@ def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
         print("tcg-oracle: the run did not finish; the baseline is left as it was", file=sys.stderr)
         code = EXIT_FAIL
     elif args.baseline or args.update_baseline:
-        from .harness.baseline import gate
+        from .harness.gate import gate
 
         code = gate(results, args.baseline, update=args.update_baseline)
         if results.partial and code == EXIT_OK:

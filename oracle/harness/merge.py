@@ -163,7 +163,7 @@ def main(args: argparse.Namespace) -> int:
 
         write_junit(merged, Path(args.junit))
     if getattr(args, "baseline", None):  # shards merged on a CI fleet: one gate for the whole run
-        from .baseline import gate
+        from .gate import gate
 
         code = gate(merged, args.baseline)
         return 1 if code == 0 and merged.partial else code
