@@ -84,3 +84,27 @@ def test_a_malformed_engine_spec_is_a_named_error(spec, words):
 
     with pytest.raises(errors.EngineSpecError, match=words.replace("(", r"\(")):
         make_engine(spec)
+
+
+# -- the public front --------------------------------------------------------------------------------
+
+def test_the_public_front_exports_the_engine_author_api():
+    import oracle
+
+    for name in oracle.__all__:
+        assert getattr(oracle, name) is not None, name
+    for name in ("Engine", "CaseRequest", "CaseReply", "Hello", "load_suite", "run_suite", "legal_decisions",
+                 "check", "make_engine", "OracleError", "EngineStartError"):
+        assert name in oracle.__all__
+    assert {n for n in dir(errors) if isinstance(getattr(errors, n), type)} - {"Any"} <= set(oracle.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        oracle.nope  # noqa: B018
+
+
+def test_importing_the_package_imports_none_of_its_modules():
+    import subprocess
+    import sys
+
+    code = "import sys, oracle; print(sorted(m for m in sys.modules if m.startswith('oracle.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
