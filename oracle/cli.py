@@ -300,7 +300,7 @@ def _close(engine: Any, stop: Any) -> None:
         return
     try:
         engine.close()
-    except Exception as exc:  # noqa: BLE001 - an engine's bug at close time must not lose the results
+    except Exception as exc:  # an engine's bug at close time must not lose the results
         print(f"tcg-oracle: warning: closing the engine failed: {type(exc).__name__}: "
               f"{printable(trim_text(str(exc)))}", file=sys.stderr)
 

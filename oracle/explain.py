@@ -61,7 +61,7 @@ def _catalog(game: str, extra=()):
         from .loader import load_catalog
 
         return load_catalog(game, None, extra)
-    except Exception:  # noqa: BLE001 - explain still narrates without clause texts
+    except Exception:  # explain still narrates without clause texts
         return None
 
 
@@ -71,7 +71,7 @@ def print_board(console: Console, case, extra=()) -> None:
 
     try:
         pool = load_cards(case.game, None, extra)
-    except Exception:  # noqa: BLE001
+    except Exception:
         pool = None
     board = board_view(case.model_dump(mode="json", exclude_none=True), pool)
     if board is None:

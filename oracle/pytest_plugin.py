@@ -65,8 +65,8 @@ def _engine(config: pytest.Config):
     be started ends the session with one message (exit code 3, as ``tcg-oracle run``)."""
     held = config.stash.get(_ENGINE_KEY, None)
     if held is None:
-        from .errors import EngineStartError  # noqa: PLC0415
-        from .harness.adapters import make_engine  # noqa: PLC0415
+        from .errors import EngineStartError
+        from .harness.adapters import make_engine
 
         spec = config.getoption("tcg_engine")
         engine = None
@@ -86,7 +86,7 @@ def _engine(config: pytest.Config):
 
 class CaseFile(pytest.File):
     def collect(self):
-        from .loader import load_case_file  # noqa: PLC0415
+        from .loader import load_case_file
 
         suite = load_case_file(self.path)
         for err in suite.errors:
@@ -122,7 +122,7 @@ class CaseItem(pytest.Item):
         self.extra_keyword_matches.update([loaded.case.game, *loaded.case.features])  # -k by game or feature
 
     def runtest(self) -> None:
-        from .harness.runner import _unsupported, choose_ruleset, run_case  # noqa: PLC0415
+        from .harness.runner import _unsupported, choose_ruleset, run_case
 
         config = self.config
         engine, hello = _engine(config)
@@ -137,7 +137,7 @@ class CaseItem(pytest.Item):
         if result.status == "skip":
             pytest.skip(result.skip_reason or "skipped")
         if result.status == "not_checkable":
-            from .harness.junit import not_checkable_reason  # noqa: PLC0415
+            from .harness.junit import not_checkable_reason
 
             pytest.skip(not_checkable_reason(result))
         if result.status != "pass":
@@ -154,9 +154,9 @@ class CaseItem(pytest.Item):
 
 def format_failure(loaded: Any, result: Any) -> str:
     """The case's ruling (quote and source), then the first divergence or the error."""
-    import json  # noqa: PLC0415
+    import json
 
-    from .text import printable  # noqa: PLC0415
+    from .text import printable
 
     case = loaded.case
     src = case.source

@@ -303,7 +303,7 @@ class PythonEngine:
         def call() -> None:
             try:
                 box["hello"] = inner.hello()
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+            except BaseException as exc:  # handed to the caller's thread below
                 box["error"] = exc
 
         worker = threading.Thread(target=call, name="tcg-oracle hello", daemon=True)
@@ -366,7 +366,7 @@ class PythonEngine:
         try:
             self.inner = self.make()
             self.restarts += 1
-        except Exception as err:  # noqa: BLE001 - a factory that fails now cannot restart the engine
+        except Exception as err:  # a factory that fails now cannot restart the engine
             return EngineStartError(f"{self.name}: run_case() called sys.exit({exc.code!r}), and the factory failed "
                                     f"to make a new instance: {_raised(err)}")
         return EngineError(f"the engine called sys.exit({exc.code!r}) during the case; a new instance from the "
@@ -380,7 +380,7 @@ class PythonEngine:
         def work() -> None:
             try:
                 box["reply"] = call(request, timeout)
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+            except BaseException as exc:  # handed to the caller's thread below
                 box["error"] = exc
 
         worker = threading.Thread(target=work, name=f"tcg-oracle case {request.id}", daemon=True)
@@ -389,7 +389,7 @@ class PythonEngine:
         if worker.is_alive():
             try:
                 self.inner = self.make()
-            except Exception as exc:  # noqa: BLE001 - a factory that fails now cannot restart the engine
+            except Exception as exc:  # a factory that fails now cannot restart the engine
                 raise EngineStartError(f"{self.name}: timeout on case {request.id}, and the factory failed to "
                                        f"make a new instance: {type(exc).__name__}: {exc}") from None
             self.restarts += 1
@@ -406,7 +406,7 @@ class PythonEngine:
         if close:
             try:
                 close()
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - said by the caller; the results stay
+            except (Exception, SystemExit) as exc:  # said by the caller; the results stay
                 raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
 
 
@@ -439,7 +439,7 @@ def _python(target: str, spec: str) -> Engine:
         raise EngineStartError(f"--engine {spec}: module {module!r} has no {factory!r}") from None
     try:
         engine = PythonEngine(make, spec)
-    except Exception as exc:  # noqa: BLE001 - any failure of the factory is a start failure
+    except Exception as exc:  # any failure of the factory is a start failure
         raise EngineStartError(f"--engine {spec}: {factory}() raised {type(exc).__name__}: {exc}") from None
     missing = [m for m in ("hello", "run_case") if not callable(getattr(engine.inner, m, None))]
     if missing:
@@ -450,7 +450,7 @@ def _python(target: str, spec: str) -> Engine:
 
 def _mutant(name: str, spec: str) -> Engine:
     try:
-        from ..mutants import make_mutant  # type: ignore[attr-defined]  # noqa: PLC0415
+        from ..mutants import make_mutant  # type: ignore[attr-defined]
     except ImportError:
         raise EngineSpecError(f"--engine {spec}: mutants arrive with a later issue; use reference, "
                          f"py:package.module:factory or cmd:\"program args\"") from None

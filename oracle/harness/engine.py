@@ -53,7 +53,7 @@ class ReferenceEngine:
 def reference_legality(request: LegalityRequest) -> LegalityReply:
     """The reference engine's answer to a legality query: replay the script, then the decision; stop
     once it is decided (accepted, or refused with its reason)."""
-    from ..core.game import observing  # noqa: PLC0415
+    from ..core.game import observing
 
     at = len(request.script)
     case = CaseRequest(id=request.id, game=request.game, ruleset=request.ruleset, setup=request.setup,

@@ -84,7 +84,7 @@ def merge_runs(runs: list[Results], names: list[str] | None = None) -> Results:
 
 def _command(runs: list[Results]) -> str | None:
     """The command of the whole run: the parts' commands, each without its ``--shard I/N``, when they agree."""
-    from ..portable import without_shard  # noqa: PLC0415
+    from ..portable import without_shard
 
     commands = {without_shard(r.command) for r in runs}
     return commands.pop() if len(commands) == 1 else None

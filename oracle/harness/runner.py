@@ -57,7 +57,7 @@ def legality_query(engine: Engine, request: CaseRequest, timeout: float | None =
             return engine.legality(query, timeout=timeout)  # type: ignore[attr-defined]
         except EngineStartError:
             raise
-        except Exception as exc:  # noqa: BLE001 - a broken answer costs the check, never the run
+        except Exception as exc:  # a broken answer costs the check, never the run
             return LegalityReply(id=query.id, error=error_text(exc) if not isinstance(exc, OracleError) else str(exc))
 
     return ask
@@ -68,7 +68,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
              hello: Hello | None = None) -> CaseResult:
     """One case on the engine, checked at the engine's observation level (its ``hello``; asked of the
     engine when not given)."""
-    from ..core.game import observing  # noqa: PLC0415
+    from ..core.game import observing
 
     case = lc.case
     hello = hello or engine.hello()
@@ -115,7 +115,7 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     started = now()
     cases = list(enumerate(select_cases(suite, k, games)))  # the order is kept through shards (merge sorts by it)
     if shard is not None:
-        from .shards import in_shard  # noqa: PLC0415
+        from .shards import in_shard
 
         cases = [(n, lc) for n, lc in cases if in_shard(lc.case.id, *shard)]
     results: list[CaseResult] = []
@@ -180,6 +180,6 @@ def _per_case(errors: list[CaseFileError]) -> list[list[CaseFileError]]:
 
 
 def _game_of(path: str) -> str | None:
-    from .. import registry  # noqa: PLC0415
+    from .. import registry
 
     return next((g for g in registry.names() if f"/{g}/" in path.replace("\\", "/")), None)

@@ -78,7 +78,7 @@ def matcher(expr: str):
 
 def haystack(case, extra=()) -> str:
     """What ``-k`` words match: id, title, game, clause ids, features, and the abilities its cards use."""
-    from .request import used_abilities  # noqa: PLC0415
+    from .request import used_abilities
 
     return " ".join([case.id, case.title, case.game, *case.rules, *case.features,
                      *sorted(used_abilities(case, extra))]).lower()

@@ -30,7 +30,7 @@ def shard_of(case_id: str, n: int) -> int:
 
 def shard_of_command(command: str | None) -> tuple[int, int] | None:
     """The ``--shard I/N`` of a recorded command line (``Results.command``), or ``None``."""
-    import shlex  # noqa: PLC0415
+    import shlex
 
     try:
         words = shlex.split(command or "")
