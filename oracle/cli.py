@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from . import registry
     from .loader import load_suite
-    from .signals import Stop
+    from .signals import StopSignals
 
     games = args.game or None
     for g in games or []:
@@ -161,7 +161,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.ruleset and (why := _unknown_ruleset(args.ruleset, games or registry.names())):
         return _usage(why)
     suite = load_suite(args.cases, games=games)
-    stop = Stop()
+    stop = StopSignals()
     with stop.deferred():  # a signal between the run and the writing is noted, never lost (see _run)
         return _run(args, suite, games, shard, stop)
 
