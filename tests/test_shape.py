@@ -204,3 +204,37 @@ def test_the_import_graph_finder_sees_a_cycle():
 
 def test_no_import_cycle_between_modules():
     assert cycles(import_graph()) == CYCLES_NOT_YET, "an import cycle (or CYCLES_NOT_YET is out of date)"
+
+
+# -- names that say one thing ----------------------------------------------------------------------------
+
+SAME_NAME_NOT_YET = {
+    # two things under one name, left for later (each in a room another branch is changing this session)
+    "Board": ["oracle.core.board", "oracle.smt.boards"],       # the reference board vs Z3's board model
+    "Card": ["oracle.core.board", "oracle.smt.boards"],
+    "Change": ["oracle.baseline", "oracle.reports.history", "oracle.reports.regressions"],
+    "Pending": ["oracle.core.legality", "oracle.games.ijinden.abilities"],
+    "Step": ["oracle.model", "oracle.smt.order"],
+    "Verdict": ["oracle.core.legality", "oracle.harness.compare"],
+}
+
+
+def _top_level_classes() -> dict[str, list[str]]:
+    """Class name -> the modules whose top level defines it (a re-export is an import, not a definition)."""
+    out: dict[str, list[str]] = {}
+    for name, (path, _) in _source_modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                out.setdefault(node.name, []).append(name)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def _one_role_per_game(modules: list[str]) -> bool:
+    """The same name in different games is the same role (each game's ``State``), as python-chess's variants."""
+    games = [m.split(".")[2] for m in modules if m.startswith("oracle.games.")]
+    return len(games) == len(modules) == len(set(games))
+
+
+def test_no_two_modules_define_a_class_of_the_same_name():
+    twice = {k: v for k, v in _top_level_classes().items() if len(v) > 1 and not _one_role_per_game(v)}
+    assert twice == SAME_NAME_NOT_YET, "one class name, two things (or SAME_NAME_NOT_YET is out of date)"
