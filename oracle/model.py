@@ -399,18 +399,6 @@ class Expect(Frozen):
         return bool(self.events or self.absent or self.final or self.rejected or self.after or self.asserts_winner)
 
 
-FEATURES: dict[str, str] = {
-    "setup.step": "a setup that starts at a later step (setup.step)",
-    "after": "state checks after decision N (expect.after)",
-    "contains": "a moment matched by contains ({contains: [...]} in expect.events)",
-    "absent": "events that must be absent (expect.absent, or {absent: [...]} in expect.events)",
-    "unordered": "an unordered group ({unordered: [...]} in expect.events)",
-    "exact": "the whole trace (expect.exact)",
-    "rejected": "a refused decision (expect.rejected)",
-}
-"""``Case.features``: the case-language items a case may say it exercises; the loader checks it uses each."""
-
-
 class Case(Frozen):
     """A golden case (test262-style metadata + setup + script + expectations)."""
 
@@ -421,10 +409,7 @@ class Case(Frozen):
     title: str = Field(min_length=1)
     source: Source
     rules: list[str] = Field(min_length=1, description="Clause ids exercised")
-    features: list[str] = Field(default_factory=list, description=
-                                "The case-language items the case exercises (for -k, pytest keywords and the "
-                                "report): " + ", ".join(f"`{f}`" for f in FEATURES) + "; each must be used by "
-                                "the case")
+    features: list[str] = Field(default_factory=list)
     assumptions: list[str] = Field(default_factory=list, description="Ids of catalog assumptions relied on")
     ambiguity: str | None = Field(default=None, description="Where the source is ambiguous, said so")
     setup: Setup
@@ -440,28 +425,6 @@ class Case(Frozen):
             if not re.match(CLAUSE_PATTERN, c):
                 raise ValueError(f"clause id {c!r} must look like game:ID, e.g. ijinden:A3")
         return v
-
-    @model_validator(mode="after")
-    def _features_used(self) -> "Case":
-        used = self.language()
-        for f in self.features:
-            if f not in FEATURES:
-                raise ValueError(f"features: unknown feature {f!r}; the features are {', '.join(FEATURES)}")
-            if f not in used:
-                raise ValueError(f"features: {f!r} is named but the case does not use it ({FEATURES[f]})")
-        return self
-
-    def language(self) -> set[str]:
-        """The case-language items (:data:`FEATURES`) this case uses."""
-        items = self.expect.events
-        used = {"setup.step": self.setup.step is not None, "after": bool(self.expect.after),
-                "exact": self.expect.exact, "rejected": bool(self.expect.rejected),
-                "absent": bool(self.expect.absent) or any(isinstance(i, AbsentEvents) for i in items),
-                "unordered": any(isinstance(i, UnorderedGroup) for i in items),
-                "contains": any(isinstance(i, ExpectedMoment) and i.contains for i in items)
-                or any(isinstance(i, UnorderedGroup) and any(m.contains for m in i.unordered) for i in items)}
-        return {f for f, yes in used.items() if yes}
-
 
 
 # --------------------------------------------------------------------------------------------

@@ -238,31 +238,3 @@ def _one_role_per_game(modules: list[str]) -> bool:
 def test_no_two_modules_define_a_class_of_the_same_name():
     twice = {k: v for k, v in _top_level_classes().items() if len(v) > 1 and not _one_role_per_game(v)}
     assert twice == SAME_NAME_NOT_YET, "one class name, two things (or SAME_NAME_NOT_YET is out of date)"
-
-
-# -- Case.features: checked, not a placeholder ------------------------------------------------------------
-
-@pytest.mark.parametrize("features, words", [
-    ("[setup.step, after, contains, teleport]", "unknown feature 'teleport'; the features are setup.step"),
-    ("[setup.step, after, contains, exact]", "'exact' is named but the case does not use it"),
-])
-def test_a_feature_the_case_does_not_use_is_a_located_error(tmp_path, features, words):
-    from oracle.loader import load_suite
-
-    text = (ROOT / "cases" / "ijinden" / "later_steps.yaml").read_text(encoding="utf-8")
-    assert "features: [setup.step, after, contains]" in text
-    (tmp_path / "ijinden").mkdir()
-    (tmp_path / "ijinden" / "x.yaml").write_text(text.replace("features: [setup.step, after, contains]",
-                                                              f"features: {features}", 1), encoding="utf-8")
-    suite = load_suite([tmp_path])
-    assert len(suite.errors) == 1 and words in str(suite.errors[0]), suite.errors
-    assert "x.yaml:" in str(suite.errors[0])
-
-
-def test_every_feature_a_golden_case_names_is_one_it_uses():
-    from oracle.loader import load_suite
-
-    suite = load_suite(None)
-    assert not suite.errors
-    named = [(lc.case.id, f) for lc in suite.cases for f in lc.case.features]
-    assert named and all(f in lc.case.language() for lc in suite.cases for f in lc.case.features)
