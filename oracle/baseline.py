@@ -11,7 +11,7 @@ File (YAML, or JSON when the name ends in ``.json``)::
 No other shape is read. A *regression* is a case whose status is worse than its baseline
 (pass > skip > fail > error), or a case missing from the baseline that fails or errs. Newly passing cases
 are listed (record them with ``--update-baseline``). Cases of the baseline that were not run (another
-shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.baseline`) and the report's
+shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.gate`) and the report's
 regressions view both classify with :func:`classify`.
 """
 
@@ -24,10 +24,11 @@ from typing import Any, Mapping, NamedTuple
 
 import yaml
 
+from .errors import BaselineError, YamlSyntaxError
 from .limits import loads_json
 from .model import SCHEMA_VERSION, STATUSES, Results
 from .outputs import write_atomic
-from .yamlfile import YamlSyntaxError, compose
+from .yamlfile import compose
 
 RANK: dict[str, int] = {"pass": 3, "skip": 2, "not_checkable": 2, "fail": 1, "error": 0}
 """Statuses from best to worst; a status lower than the baseline's is a regression."""
@@ -35,9 +36,6 @@ BAD = ("fail", "error")
 KEYS = ("schema_version", "engine", "cases")
 HINT = "write it with --update-baseline"
 
-
-class BaselineError(ValueError):
-    """A baseline file that cannot be read; the message names the file (and the line when known)."""
 
 
 @dataclass(frozen=True)

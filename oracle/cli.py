@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from . import registry
     from .loader import load_suite
-    from .signals import Stop
+    from .signals import StopSignals
 
     games = args.game or None
     for g in games or []:
@@ -149,9 +149,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.shard:
         from .harness.shards import parse_shard
 
+        from .errors import ShardError
+
         try:
             shard = parse_shard(args.shard)
-        except ValueError as exc:
+        except ShardError as exc:
             return _usage(str(exc))
     if not math.isfinite(args.timeout) or args.timeout < 0:  # nan would make every case an error
         return _usage(f"--timeout {args.timeout:g}: give seconds, a finite number 0 or more (0: no timeout)")
@@ -161,7 +163,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if bad_output:
         return _usage(bad_output)
     if args.baseline and (not args.update_baseline or Path(args.baseline).exists()):
-        from .baseline import BaselineError, load_baseline  # a broken baseline is said before the run
+        from .baseline import load_baseline
+        from .errors import BaselineError  # a broken baseline is said before the run
 
         try:
             load_baseline(args.baseline)
@@ -170,7 +173,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.ruleset and (why := _unknown_ruleset(args.ruleset, games or registry.names())):
         return _usage(why)
     suite = load_suite(args.cases, games=games)
-    stop = Stop()
+    stop = StopSignals()
     with stop.deferred():  # a signal between the run and the writing is noted, never lost (see _run)
         return _run(args, suite, games, shard, stop)
 
@@ -178,10 +181,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: Any, stop: Any) -> int:
     """Run the suite (the first stop signal raises, as Ctrl-C does), then close the engine and write the
     outputs (signals only noted)."""
-    from .core.errors import EngineStartError
-    from .harness.engine import make_engine
+    from .errors import EngineSpecError, EngineStartError, SelectError
+    from .harness.adapters import make_engine
     from .harness.runner import run_suite
-    from .harness.select import SelectError
 
     seen: list[Any] = []  # every result as it comes: what an interrupt outside the case loop keeps
     engine = None
@@ -198,7 +200,7 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
 
                 results = run_suite(engine, suite, ruleset=args.ruleset, k=args.k, games=games,
                                     timeout=args.timeout, shard=shard, command=command, on_result=on_result)
-    except SelectError as exc:
+    except (SelectError, EngineSpecError) as exc:  # bad usage, found once the run starts
         _close(engine, stop)
         return _usage(str(exc))
     except EngineStartError as exc:
@@ -207,9 +209,6 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
         _write_outputs(_portable(_aborted(exc, args.engine, seen), args), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
-    except (KeyError, ValueError) as exc:
-        _close(engine, stop)
-        return _usage(str(exc.args[0] if exc.args else exc))
     except KeyboardInterrupt as exc:  # outside the case loop (the engine starting, the run ending)
         if results is None:
             why = f"{exc}" if seen else f"{exc or 'interrupted'} while the engine was starting"
@@ -236,7 +235,7 @@ def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
         print("tcg-oracle: the run did not finish; the baseline is left as it was", file=sys.stderr)
         code = EXIT_FAIL
     elif args.baseline or args.update_baseline:
-        from .harness.baseline import gate
+        from .harness.gate import gate
 
         code = gate(results, args.baseline, update=args.update_baseline)
         if results.partial and code == EXIT_OK:
@@ -278,7 +277,7 @@ def _nothing_tested(results: Any, args: argparse.Namespace) -> str | None:
 
 
 def _unknown_ruleset(ruleset: str, games: Sequence[str]) -> str | None:
-    from .core.errors import CaseFileError
+    from .errors import CaseFileError
     from .loader import load_catalog
 
     known: list[str] = []
@@ -313,7 +312,7 @@ def _close(engine: Any, stop: Any) -> None:
         return
     try:
         engine.close()
-    except Exception as exc:  # noqa: BLE001 - an engine's bug at close time must not lose the results
+    except Exception as exc:  # an engine's bug at close time must not lose the results
         print(f"tcg-oracle: warning: closing the engine failed: {type(exc).__name__}: "
               f"{printable(trim_text(str(exc)))}", file=sys.stderr)
 
@@ -355,17 +354,18 @@ def _write_outputs(results, args: argparse.Namespace) -> bool:
     failed = False
 
     def report() -> None:
+        from .errors import BaselineError, CaseFileError
         from .loader import suite_catalogs
         from .reports import render_report
 
         baseline = args.baseline if args.baseline and Path(args.baseline).is_file() else None
         try:  # a suite's own clauses count in its coverage (a broken catalog: said by validation)
             catalogs = suite_catalogs(args.cases) or None
-        except Exception:  # noqa: BLE001
+        except (CaseFileError, OSError):
             catalogs = None
         try:
             render_report([results], Path(args.report), baseline=baseline, catalogs=catalogs)
-        except ValueError:  # an unreadable baseline: the gate says why; the report still comes
+        except BaselineError:  # an unreadable baseline: the gate says why; the report still comes
             render_report([results], Path(args.report), catalogs=catalogs)
 
     def junit() -> None:
@@ -431,7 +431,7 @@ def _portable(results, args: argparse.Namespace):
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from . import registry
-    from .core.errors import CaseFileError
+    from .errors import CaseFileError
     from .loader import CATALOG_FILE, CARDS_FILE, game_dir, load_cards, load_catalog, load_suite
 
     errors: list[str] = []

@@ -61,7 +61,7 @@ def _catalog(game: str, extra=()):
         from .loader import load_catalog
 
         return load_catalog(game, None, extra)
-    except Exception:  # noqa: BLE001 - explain still narrates without clause texts
+    except Exception:  # explain still narrates without clause texts
         return None
 
 
@@ -71,7 +71,7 @@ def print_board(console: Console, case, extra=()) -> None:
 
     try:
         pool = load_cards(case.game, None, extra)
-    except Exception:  # noqa: BLE001
+    except Exception:
         pool = None
     board = board_view(case.model_dump(mode="json", exclude_none=True), pool)
     if board is None:
@@ -276,8 +276,9 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
             cases=None) -> int:
     """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests); ``cases``: the
     case files or folders to look in (default: the built-in suite)."""
-    from .core.errors import EngineStartError
-    from .harness.engine import ReferenceEngine, make_engine
+    from .errors import EngineStartError
+    from .harness.adapters import make_engine
+    from .harness.engine import ReferenceEngine
     from .harness.runner import choose_ruleset, run_case
     from .loader import load_suite
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Iterator
 
+from .errors import LimitError
+
 if TYPE_CHECKING:
     import yaml
 
@@ -46,18 +48,12 @@ much (the engine's stderr tail: 800 characters)."""
 _BIG_INT = re.compile(r"[-+]?[0-9][0-9_]*")
 
 
-class LimitError(ValueError):
-    """A limit was passed; ``line`` (from 1) where, when known; ``field`` the path to it."""
-
-    def __init__(self, message: str, line: int | None = None, field: str | None = None) -> None:
-        self.message, self.line, self.field = message, line, field
-        super().__init__(message)
 
 
 def check_yaml_text(text: str) -> None:
     """Size, nesting and scalar length, checked on the parser's events before anything is built (a
     deeply nested document would crash the C composer)."""
-    import yaml  # noqa: PLC0415 - the limits are read by the CLI at start-up; YAML only when reading one
+    import yaml  # the limits are read by the CLI at start-up; YAML only when reading one
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     opening, closing = (yaml.SequenceStartEvent, yaml.MappingStartEvent), (yaml.SequenceEndEvent, yaml.MappingEndEvent)
@@ -105,7 +101,7 @@ def check_yaml_nodes(node: yaml.Node | None) -> None:
 
 
 def _children(n: yaml.Node) -> list[yaml.Node]:
-    import yaml  # noqa: PLC0415
+    import yaml
 
     if isinstance(n, yaml.SequenceNode):
         return list(n.value)
@@ -232,7 +228,7 @@ def check_case_sizes(case: Any) -> list[tuple[tuple[Any, ...], str]]:
 def loads_json(text: str | bytes) -> Any:
     """``json.loads`` within :data:`JSON_MAX_DEPTH` (a results file, a JSON baseline): deeper is a
     ``ValueError`` saying so, never a ``RecursionError``."""
-    import json  # noqa: PLC0415
+    import json
 
     if json_depth_exceeds(text):
         raise ValueError(f"JSON nested deeper than {JSON_MAX_DEPTH} levels (see the README's limits)")

@@ -18,10 +18,10 @@ import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from . import paths, registry
-from .core.errors import CaseFileError
+from .errors import CaseFileError, YamlSyntaxError
 from .limits import check_case_sizes
 from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, Clause, ExpectedMoment, Ruleset
-from .yamlfile import YamlSyntaxError, compose
+from .yamlfile import compose
 
 CATALOG_FILE = "rules.yaml"
 CARDS_FILE = "cards.yaml"

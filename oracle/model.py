@@ -252,8 +252,9 @@ class Setup(Frozen):
 # Scripts
 
 
-class Decision(Frozen):
-    """One decision of the script: ``{alice: {declare_attackers: [a]}}`` or ``{bob: pass}``."""
+class ScriptEntry(Frozen):
+    """One entry of a case's script, as written: ``{alice: {declare_attackers: [a]}}`` or ``{bob: pass}``
+    (the reference engines parse it into :class:`oracle.core.script.Decision`)."""
 
     player: str
     kind: str
@@ -412,7 +413,7 @@ class Case(Frozen):
     assumptions: list[str] = Field(default_factory=list, description="Ids of catalog assumptions relied on")
     ambiguity: str | None = Field(default=None, description="Where the source is ambiguous, said so")
     setup: Setup
-    script: list[Decision] = Field(default_factory=list)
+    script: list[ScriptEntry] = Field(default_factory=list)
     expect: Expect
 
     @field_validator("rules")

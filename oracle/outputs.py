@@ -19,12 +19,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from .errors import OutputError
+
 
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 
-
-class OutputError(OSError):
-    """An output that cannot be written; the message names the path and the reason."""
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> Path:

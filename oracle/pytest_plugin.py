@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from .errors import CaseFailure
+
 _NOT_CASES = {"rules.yaml", "cards.yaml"}
 _ENGINE_KEY: Any = pytest.StashKey()
 
@@ -63,8 +65,8 @@ def _engine(config: pytest.Config):
     be started ends the session with one message (exit code 3, as ``tcg-oracle run``)."""
     held = config.stash.get(_ENGINE_KEY, None)
     if held is None:
-        from .core.errors import EngineStartError  # noqa: PLC0415
-        from .harness.engine import make_engine  # noqa: PLC0415
+        from .errors import EngineStartError
+        from .harness.adapters import make_engine
 
         spec = config.getoption("tcg_engine")
         engine = None
@@ -84,7 +86,7 @@ def _engine(config: pytest.Config):
 
 class CaseFile(pytest.File):
     def collect(self):
-        from .loader import load_case_file  # noqa: PLC0415
+        from .loader import load_case_file
 
         suite = load_case_file(self.path)
         for err in suite.errors:
@@ -112,9 +114,6 @@ class CaseFileErrorItem(pytest.Item):
         return self.path, getattr(self.error, "line", None), self.name
 
 
-class CaseFailure(Exception):
-    """A case failed or errored; the message is the whole report."""
-
 
 class CaseItem(pytest.Item):
     def __init__(self, *, loaded: Any, **kw: Any) -> None:
@@ -123,7 +122,7 @@ class CaseItem(pytest.Item):
         self.extra_keyword_matches.update([loaded.case.game, *loaded.case.features])  # -k by game or feature
 
     def runtest(self) -> None:
-        from .harness.runner import _unsupported, choose_ruleset, run_case  # noqa: PLC0415
+        from .harness.runner import _unsupported, choose_ruleset, run_case
 
         config = self.config
         engine, hello = _engine(config)
@@ -138,7 +137,7 @@ class CaseItem(pytest.Item):
         if result.status == "skip":
             pytest.skip(result.skip_reason or "skipped")
         if result.status == "not_checkable":
-            from .harness.junit import not_checkable_reason  # noqa: PLC0415
+            from .harness.junit import not_checkable_reason
 
             pytest.skip(not_checkable_reason(result))
         if result.status != "pass":
@@ -155,9 +154,9 @@ class CaseItem(pytest.Item):
 
 def format_failure(loaded: Any, result: Any) -> str:
     """The case's ruling (quote and source), then the first divergence or the error."""
-    import json  # noqa: PLC0415
+    import json
 
-    from .text import printable  # noqa: PLC0415
+    from .text import printable
 
     case = loaded.case
     src = case.source

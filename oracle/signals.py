@@ -1,10 +1,10 @@
 """SIGINT, SIGTERM and SIGHUP during a run: stop like Ctrl-C, once, and never while writing.
 
-CI systems cancel a job with SIGTERM (SIGHUP when a terminal goes away). During a run (:meth:`Stop.run`)
+CI systems cancel a job with SIGTERM (SIGHUP when a terminal goes away). During a run (:meth:`StopSignals.run`)
 the first of these signals raises :class:`Interrupted` (a ``KeyboardInterrupt``) in the main thread, so
 the run stops where Ctrl-C would stop it and keeps the cases run so far; any later signal is only noted,
 so a second Ctrl-C cannot destroy what the first saved. While the engine is closed and the outputs are
-written (:meth:`Stop.deferred`) signals are only noted: the files are finished first.
+written (:meth:`StopSignals.deferred`) signals are only noted: the files are finished first.
 
 Handlers can only be installed from the main thread; elsewhere (a worker thread) both are no-ops.
 """
@@ -28,7 +28,7 @@ class Interrupted(KeyboardInterrupt):
         self.signame = signame
 
 
-class Stop:
+class StopSignals:
     """The stop signals received during one command."""
 
     def __init__(self) -> None:
@@ -54,13 +54,13 @@ class Stop:
         _say(f"tcg-oracle: {name}: the outputs are being written; stopping right after")
 
     @contextmanager
-    def run(self) -> Iterator[Stop]:
+    def run(self) -> Iterator[StopSignals]:
         """The first stop signal raises :class:`Interrupted`; later ones are noted."""
         with _handlers(self._raise_first):
             yield self
 
     @contextmanager
-    def deferred(self) -> Iterator[Stop]:
+    def deferred(self) -> Iterator[StopSignals]:
         """Stop signals are noted, never raised (closing the engine, writing the outputs)."""
         with _handlers(self._only_note):
             yield self

@@ -10,7 +10,8 @@ from typing import Any
 
 import yaml
 
-from .limits import LimitError, check_yaml_nodes, check_yaml_text
+from .errors import LimitError, YamlLimitError, YamlSyntaxError
+from .limits import check_yaml_nodes, check_yaml_text
 
 try:  # the C loader is much faster; fall back where libyaml is missing
     _Loader = yaml.CSafeLoader
@@ -18,28 +19,6 @@ except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader  # type: ignore[misc]
 
 
-class YamlSyntaxError(ValueError):
-    """Not YAML. ``line`` and ``column`` count from 1; ``message`` says what and, when known, where the
-    construct that is left open started."""
-
-    def __init__(self, problem: str, line: int | None, column: int | None, context: str | None,
-                 context_line: int | None) -> None:
-        self.problem, self.line, self.column = problem, line, column
-        notes = [f"column {column}"] if column else []
-        if context and context_line:
-            notes.append(f"{context} started at line {context_line}")
-        self.message = f"YAML syntax error: {problem}" + (f" ({'; '.join(notes)})" if notes else "")
-        super().__init__(self.message)
-
-
-class YamlLimitError(YamlSyntaxError):
-    """A file past one of :mod:`oracle.limits`' limits (size, nesting, alias expansion, value length).
-    A subclass of :class:`YamlSyntaxError` so every reader that reports one reports the other."""
-
-    def __init__(self, exc: LimitError) -> None:
-        super().__init__(exc.message, exc.line, None, None, None)
-        self.message = f"{exc.message} (see the README's limits)"
-        self.args = (self.message,)
 
 
 def compose(text: str) -> tuple[Any, yaml.Node | None]:

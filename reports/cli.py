@@ -44,7 +44,7 @@ def main(args: argparse.Namespace) -> int:
         from oracle.loader import suite_catalogs
 
         catalogs = suite_catalogs(getattr(args, "cases", None)) or None
-    except Exception as exc:  # noqa: BLE001 - a broken suite catalog is bad usage, said with its location
+    except Exception as exc:  # a broken suite catalog is bad usage, said with its location
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:

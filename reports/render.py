@@ -25,7 +25,7 @@ from .proofs import load_proofs
 from oracle.model import STATUSES, Catalog, Results
 from oracle.portable import Portable
 
-from . import baseline as baseline_mod
+from . import regressions
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
 from .history import histories
@@ -169,7 +169,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
     cats = load_catalogs(games, catalogs)
     proved = load_proofs(proofs) if proofs is not None else None
     pools = _pools(games)
-    diff = baseline_mod.diff(baseline_mod.resolve(baseline), runs) if baseline is not None else None
+    diff = regressions.diff(regressions.resolve(baseline), runs) if baseline is not None else None
     regressed = {(ch.engine, ch.id) for ch in diff.regressions} if diff is not None else set()
 
     ids: list[str] = []

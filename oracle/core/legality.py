@@ -41,8 +41,8 @@ from typing import Any, Literal
 
 from .. import registry
 from ..model import CaseRequest
-from ..model import Decision as ScriptEntry
-from .errors import ScriptError
+from ..model import ScriptEntry
+from ..errors import ScriptError, Signal
 from .game import PROBE
 from .script import Decision, DecisionPoint, Refusal
 
@@ -53,7 +53,7 @@ MAX_CANDIDATES = 200_000
 """Pseudo-legal candidates tried at one point before :func:`legal_decisions` stops (``complete=False``)."""
 
 
-class _Reached(Exception):
+class _Reached(Signal):
     """Not an error: the script ran out here (the probe stops the game to look at the point)."""
 
     def __init__(self, state: Any, point: DecisionPoint) -> None:

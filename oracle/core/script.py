@@ -2,7 +2,7 @@
 
 A decision the engine cannot accept is refused with a reason code, changes nothing, and the same
 player decides again from the next entry. A decision the engine needs but the script does not have is
-a :class:`~oracle.core.errors.MissingDecision`. At an *open* point (the active player is free to act,
+a :class:`~oracle.errors.MissingDecision`. At an *open* point (the active player is free to act,
 e.g. later in the main phase) an exhausted script ends the case normally.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
-from .errors import LeftoverDecisions, MissingDecision
+from ..errors import GameOver, LeftoverDecisions, MissingDecision, Refusal, Stopped
 from .trace import Trace
 
 T = TypeVar("T")
@@ -25,30 +25,8 @@ class Decision:
     args: Any
 
 
-class Refusal(Exception):
-    """Raised by a validator: the decision is illegal. ``reason`` is a code of the game's vocabulary;
-    ``clause`` the rule it breaks, when that is not the clause at which the decision was asked."""
-
-    def __init__(self, reason: str, detail: str = "", clause: str | None = None) -> None:
-        # ``clause``: the rule the decision breaks, when more precise than the decision point's clause
-        self.reason, self.detail, self.clause = reason, detail, clause
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-
-
-class Stopped(Exception):
-    """A legality query's decision has been taken (accepted or refused): play stops there."""
-
-    def __init__(self, at: int) -> None:
-        self.at = at
-        super().__init__(f"stopped after decision {at}")
-
-
-class GameOver(Exception):
-    """Raised when a player has won; the engine stops."""
-
-    def __init__(self, winner: str | None) -> None:
-        self.winner = winner
-        super().__init__(f"game over, winner {winner}")
+# the signals Refusal, GameOver and Stopped are oracle.errors'; re-exported for the games
+__all__ = ["Decision", "DecisionPoint", "GameOver", "Refusal", "Script", "Stopped"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..core.errors import EngineError, EngineStartError
+from ..errors import EngineError, EngineSpecError, EngineStartError, ProtocolError, Signal
 from ..model import CaseReply, CaseRequest, Hello, LegalityReply, LegalityRequest
 from . import jsonl
 from ..limits import LINE_MAX_BYTES
@@ -32,11 +32,11 @@ STDERR_KEEP = 8192
 STDERR_SHOW = 800
 
 
-class _Timeout(Exception):
+class _Timeout(Signal):
     pass
 
 
-class _Eof(Exception):
+class _Eof(Signal):
     def __init__(self, pending: bytes) -> None:
         self.pending = pending
 
@@ -74,7 +74,7 @@ class SubprocessEngine:
     def __init__(self, argv: list[str], *, start_timeout: float = START_TIMEOUT,
                  cwd: str | None = None, env: dict[str, str] | None = None) -> None:
         if not argv:
-            raise ValueError('cmd: needs a program, e.g. cmd:"python my_engine.py"')
+            raise EngineSpecError('cmd: needs a program, e.g. cmd:"python my_engine.py"')
         self.argv = list(argv)
         self.start_timeout = start_timeout
         self.cwd, self.env = cwd, env
@@ -133,7 +133,7 @@ class SubprocessEngine:
             raise EngineStartError(f"{self.command!r} exited (code {code}) before its hello line"
                                    + (f"; it wrote {jsonl.trim(eof.pending)}" if eof.pending else "")
                                    + self._tail_note()) from None
-        except (EngineStartError, jsonl.ProtocolError) as exc:
+        except (EngineStartError, ProtocolError) as exc:
             self._kill()
             raise EngineStartError(f"{self.command!r}: {exc}") from None
         self._hello = self._hello or _bounded(hello)
@@ -211,9 +211,9 @@ class SubprocessEngine:
             raise EngineError(f"the engine {how} during the case; it is restarted for the next case"
                               + (f"; it wrote {jsonl.trim(pending)}" if pending else "")
                               + self._tail_note()) from None
-        except jsonl.ProtocolError as exc:
+        except ProtocolError as exc:
             self._kill()
-            raise jsonl.ProtocolError(f"{exc} (the engine is restarted for the next case)") from None
+            raise ProtocolError(f"{exc} (the engine is restarted for the next case)") from None
 
     def _how_it_ended(self) -> str:
         """After end of output: "exited (code N)" when the process ended by itself (given a moment), else
@@ -277,7 +277,7 @@ class SubprocessEngine:
             buf += chunk
             if len(buf) > LINE_MAX_BYTES:
                 buf.clear()
-                raise jsonl.ProtocolError(f"the engine wrote a line longer than {LINE_MAX_BYTES:,} bytes (the limit "
+                raise ProtocolError(f"the engine wrote a line longer than {LINE_MAX_BYTES:,} bytes (the limit "
                                           f"of one protocol line)")
 
 
@@ -303,7 +303,7 @@ class PythonEngine:
         def call() -> None:
             try:
                 box["hello"] = inner.hello()
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+            except BaseException as exc:  # handed to the caller's thread below
                 box["error"] = exc
 
         worker = threading.Thread(target=call, name="tcg-oracle hello", daemon=True)
@@ -314,16 +314,18 @@ class PythonEngine:
         if "error" in box:  # like a cmd: engine that dies before its hello
             raise EngineStartError(f"{self.name}: hello() raised {_raised(box['error'])}")
         h = box["hello"]
-        if isinstance(h, Hello):
-            return _bounded(h)
-        if not isinstance(h, dict):
+        if not isinstance(h, (Hello, dict)):
             raise EngineStartError(f"{self.name}: hello() returned {type(h).__name__}, not a Hello or a mapping of "
                                    f"the same shape (see `tcg-oracle schema protocol`)")
         try:
-            return _bounded(Hello.model_validate(h))
+            hello = h if isinstance(h, Hello) else Hello.model_validate(h)
         except ValidationError as exc:
             raise EngineStartError(f"{self.name}: hello() returned an invalid hello ({jsonl.first_problem(exc)}); "
                                    f"see `tcg-oracle schema protocol`") from None
+        try:
+            return _bounded(jsonl.check_hello(hello))  # the checks a cmd: engine's hello line gets
+        except EngineStartError as exc:
+            raise EngineStartError(f"{self.name}: {exc}") from None
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
         if timeout:
@@ -336,16 +338,16 @@ class PythonEngine:
         if isinstance(reply, CaseReply):
             pass
         elif not isinstance(reply, dict):
-            raise jsonl.ProtocolError(f"{self.name}: run_case() returned {type(reply).__name__}, not a CaseReply "
+            raise ProtocolError(f"{self.name}: run_case() returned {type(reply).__name__}, not a CaseReply "
                                       f"or a mapping of the same shape")
         else:
             try:
                 reply = CaseReply.model_validate(reply)
             except ValidationError as exc:
-                raise jsonl.ProtocolError(f"{self.name}: run_case() returned a reply that does not match the "
+                raise ProtocolError(f"{self.name}: run_case() returned a reply that does not match the "
                                           f"protocol ({jsonl.first_problem(exc)})") from None
         if reply.id != request.id:
-            raise jsonl.ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
+            raise ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
         return reply
 
     def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
@@ -364,7 +366,7 @@ class PythonEngine:
         try:
             self.inner = self.make()
             self.restarts += 1
-        except Exception as err:  # noqa: BLE001 - a factory that fails now cannot restart the engine
+        except Exception as err:  # a factory that fails now cannot restart the engine
             return EngineStartError(f"{self.name}: run_case() called sys.exit({exc.code!r}), and the factory failed "
                                     f"to make a new instance: {_raised(err)}")
         return EngineError(f"the engine called sys.exit({exc.code!r}) during the case; a new instance from the "
@@ -378,7 +380,7 @@ class PythonEngine:
         def work() -> None:
             try:
                 box["reply"] = call(request, timeout)
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+            except BaseException as exc:  # handed to the caller's thread below
                 box["error"] = exc
 
         worker = threading.Thread(target=work, name=f"tcg-oracle case {request.id}", daemon=True)
@@ -387,7 +389,7 @@ class PythonEngine:
         if worker.is_alive():
             try:
                 self.inner = self.make()
-            except Exception as exc:  # noqa: BLE001 - a factory that fails now cannot restart the engine
+            except Exception as exc:  # a factory that fails now cannot restart the engine
                 raise EngineStartError(f"{self.name}: timeout on case {request.id}, and the factory failed to "
                                        f"make a new instance: {type(exc).__name__}: {exc}") from None
             self.restarts += 1
@@ -404,7 +406,7 @@ class PythonEngine:
         if close:
             try:
                 close()
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - said by the caller; the results stay
+            except (Exception, SystemExit) as exc:  # said by the caller; the results stay
                 raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
 
 
@@ -425,7 +427,7 @@ def _raised(exc: BaseException) -> str:
 def _python(target: str, spec: str) -> Engine:
     module, sep, factory = target.rpartition(":")
     if not sep or not module or not factory:
-        raise ValueError(f"--engine {spec!r}: write py:package.module:factory")
+        raise EngineSpecError(f"--engine {spec!r}: write py:package.module:factory")
     try:
         mod = importlib.import_module(module)
     except ImportError as exc:
@@ -437,7 +439,7 @@ def _python(target: str, spec: str) -> Engine:
         raise EngineStartError(f"--engine {spec}: module {module!r} has no {factory!r}") from None
     try:
         engine = PythonEngine(make, spec)
-    except Exception as exc:  # noqa: BLE001 - any failure of the factory is a start failure
+    except Exception as exc:  # any failure of the factory is a start failure
         raise EngineStartError(f"--engine {spec}: {factory}() raised {type(exc).__name__}: {exc}") from None
     missing = [m for m in ("hello", "run_case") if not callable(getattr(engine.inner, m, None))]
     if missing:
@@ -448,24 +450,24 @@ def _python(target: str, spec: str) -> Engine:
 
 def _mutant(name: str, spec: str) -> Engine:
     try:
-        from ..mutants import make_mutant  # type: ignore[attr-defined]  # noqa: PLC0415
+        from ..mutants import make_mutant  # type: ignore[attr-defined]
     except ImportError:
-        raise ValueError(f"--engine {spec}: mutants arrive with a later issue; use reference, "
+        raise EngineSpecError(f"--engine {spec}: mutants arrive with a later issue; use reference, "
                          f"py:package.module:factory or cmd:\"program args\"") from None
     return make_mutant(name)
 
 
-def make_adapter(spec: str) -> Engine:
+def make_engine(spec: str) -> Engine:
     """``reference``, ``py:package.module:factory``, ``cmd:"program args"`` or ``mutant:NAME``.
 
-    A malformed spec is a ``ValueError`` (exit 2); an engine that cannot start, an ``EngineStartError``
-    (exit 3).
+    A malformed spec is an :class:`EngineSpecError` (a ``ValueError``; exit 2); an engine that cannot
+    start, an ``EngineStartError`` (exit 3).
     """
     kind, sep, rest = spec.partition(":")
     if spec == "reference":
         return ReferenceEngine()
     if not sep:
-        raise ValueError(f"unknown engine {spec!r}; write reference, py:package.module:factory, "
+        raise EngineSpecError(f"unknown engine {spec!r}; write reference, py:package.module:factory, "
                          f"cmd:\"program args\" or mutant:NAME")
     if kind == "py":
         return _python(rest, spec)
@@ -473,11 +475,11 @@ def make_adapter(spec: str) -> Engine:
         try:
             argv = shlex.split(rest)
         except ValueError as exc:
-            raise ValueError(f"--engine {spec!r}: {exc}") from None
+            raise EngineSpecError(f"--engine {spec!r}: {exc}") from None
         if not argv:
-            raise ValueError('--engine cmd: needs a program, e.g. cmd:"python my_engine.py"')
+            raise EngineSpecError('--engine cmd: needs a program, e.g. cmd:"python my_engine.py"')
         return SubprocessEngine(argv)
     if kind == "mutant":
         return _mutant(rest, spec)
-    raise ValueError(f"unknown engine kind {kind!r} in {spec!r}; write reference, py:package.module:factory, "
+    raise EngineSpecError(f"unknown engine kind {kind!r} in {spec!r}; write reference, py:package.module:factory, "
                      f"cmd:\"program args\" or mutant:NAME")

@@ -1,7 +1,8 @@
 """The engine protocol: what any engine under test looks like to the runner.
 
 An in-process Python adapter implements :class:`Engine` directly; engines in other languages speak the
-JSON-lines protocol (``oracle.harness.jsonl``), whose messages are the same models.
+JSON-lines protocol (``oracle.harness.jsonl``), whose messages are the same models. An engine spec
+(``--engine``) is made into an engine by :func:`oracle.harness.adapters.make_engine`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from .. import __version__, registry
-from ..core.errors import OracleError
+from ..errors import OracleError
 from ..model import CaseReply, CaseRequest, EngineInfo, Hello, LegalityReply, LegalityRequest
 
 
@@ -52,7 +53,7 @@ class ReferenceEngine:
 def reference_legality(request: LegalityRequest) -> LegalityReply:
     """The reference engine's answer to a legality query: replay the script, then the decision; stop
     once it is decided (accepted, or refused with its reason)."""
-    from ..core.game import observing  # noqa: PLC0415
+    from ..core.game import observing
 
     at = len(request.script)
     case = CaseRequest(id=request.id, game=request.game, ruleset=request.ruleset, setup=request.setup,
@@ -66,12 +67,3 @@ def reference_legality(request: LegalityRequest) -> LegalityReply:
     if last is None or last.at != at:
         return LegalityReply(id=request.id, error=f"decision {at} was never asked (the game ended before it)")
     return LegalityReply(id=request.id, accepted=last.outcome != "refused", reason=last.reason)
-
-
-def make_engine(spec: str) -> Engine:
-    """``reference`` (more kinds -- ``py:``, ``cmd:``, ``mutant:`` -- come with the adapters)."""
-    if spec == "reference":
-        return ReferenceEngine()
-    from .adapters import make_adapter  # noqa: PLC0415  (adapters are optional until they exist)
-
-    return make_adapter(spec)

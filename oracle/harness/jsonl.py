@@ -16,14 +16,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..core.errors import EngineError, EngineStartError
+from ..errors import EngineStartError, ProtocolError
 from ..model import PROTOCOL_VERSION, PROTOCOL_VERSIONS, Bye, CaseReply, Hello, LegalityReply
 
 TRIM = 240
 
-
-class ProtocolError(EngineError):
-    """The engine answered something that is not a valid reply (costs one case)."""
 
 
 def trim(data: bytes | str, limit: int = TRIM) -> str:
@@ -77,6 +74,13 @@ def parse_hello(line: bytes) -> Hello:
         raise EngineStartError(f"the engine's first line {why}: {trim(line)}; an engine writes only protocol "
                                f"lines on stdout (logs go to stderr), starting with its hello; see "
                                f"`tcg-oracle schema protocol`") from None
+    return check_hello(hello)
+
+
+def check_hello(hello: Hello) -> Hello:
+    """The checks of a hello beyond its shape, the same for a ``cmd:`` and a ``py:`` engine: a protocol
+    version this harness speaks, and no protocol 2 field in a protocol 1 hello
+    (:class:`EngineStartError` otherwise)."""
     if hello.protocol_version not in PROTOCOL_VERSIONS:
         raise EngineStartError(f"the engine speaks protocol version {hello.protocol_version}; this tcg-oracle "
                                f"speaks version {' or '.join(map(str, PROTOCOL_VERSIONS))}")

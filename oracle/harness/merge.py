@@ -21,15 +21,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..errors import MergeError
 from ..limits import loads_json
 from ..model import STATUSES, CaseResult, EngineInfo, Results
 from ..outputs import write_json
 from ..text import printable
 from .shards import missing_shards
 
-
-class MergeError(ValueError):
-    pass
 
 
 def read_results(path: Path) -> list[Results]:
@@ -86,7 +84,7 @@ def merge_runs(runs: list[Results], names: list[str] | None = None) -> Results:
 
 def _command(runs: list[Results]) -> str | None:
     """The command of the whole run: the parts' commands, each without its ``--shard I/N``, when they agree."""
-    from ..portable import without_shard  # noqa: PLC0415
+    from ..portable import without_shard
 
     commands = {without_shard(r.command) for r in runs}
     return commands.pop() if len(commands) == 1 else None
@@ -165,7 +163,7 @@ def main(args: argparse.Namespace) -> int:
 
         write_junit(merged, Path(args.junit))
     if getattr(args, "baseline", None):  # shards merged on a CI fleet: one gate for the whole run
-        from .baseline import gate
+        from .gate import gate
 
         code = gate(merged, args.baseline)
         return 1 if code == 0 and merged.partial else code

@@ -13,14 +13,14 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import __version__
-from ..core.errors import CaseFileError, EngineStartError, OracleError, ScriptError
+from ..errors import CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
 from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
 from .request import make_request, used_abilities
-from .select import haystack, matcher
+from .select import select_cases
 from .stored import stored_divergence, stored_trace
 
 
@@ -45,13 +45,6 @@ def error_text(exc: BaseException) -> str:
     return f"engine raised {type(exc).__name__}: {trim_text(str(exc))}"
 
 
-class EngineAborted(EngineStartError):
-    """The engine could not be restarted mid-run; ``results`` holds what was run (partial)."""
-
-    def __init__(self, message: str, results: Results) -> None:
-        super().__init__(message)
-        self.results = results
-
 
 def legality_query(engine: Engine, request: CaseRequest, timeout: float | None = None):
     """``ask(N)``: the engine's answer whether it would accept script entry N after entries 0..N-1."""
@@ -64,7 +57,7 @@ def legality_query(engine: Engine, request: CaseRequest, timeout: float | None =
             return engine.legality(query, timeout=timeout)  # type: ignore[attr-defined]
         except EngineStartError:
             raise
-        except Exception as exc:  # noqa: BLE001 - a broken answer costs the check, never the run
+        except Exception as exc:  # a broken answer costs the check, never the run
             return LegalityReply(id=query.id, error=error_text(exc) if not isinstance(exc, OracleError) else str(exc))
 
     return ask
@@ -75,7 +68,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
              hello: Hello | None = None) -> CaseResult:
     """One case on the engine, checked at the engine's observation level (its ``hello``; asked of the
     engine when not given)."""
-    from ..core.game import observing  # noqa: PLC0415
+    from ..core.game import observing
 
     case = lc.case
     hello = hello or engine.hello()
@@ -112,13 +105,6 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                       trace=stored_trace(reply.trace) if keep_trace else None, **base)
 
 
-def select(suite: Suite, k: str | None = None, games: Iterable[str] | None = None) -> list[LoadedCase]:
-    pred = matcher(k) if k else None
-    wanted = set(games) if games else None
-    return [lc for lc in suite.cases
-            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case, lc.extra)))]
-
-
 def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,
               games: Iterable[str] | None = None, timeout: float | None = None,
               shard: tuple[int, int] | None = None, command: str | None = None,
@@ -127,9 +113,9 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     info = EngineInfo(name=hello.engine.name, version=hello.engine.version, level=hello.observation,
                       reason_codes=hello.reason_codes)
     started = now()
-    cases = list(enumerate(select(suite, k, games)))  # the order is kept through shards (merge sorts by it)
+    cases = list(enumerate(select_cases(suite, k, games)))  # the order is kept through shards (merge sorts by it)
     if shard is not None:
-        from .shards import in_shard  # noqa: PLC0415
+        from .shards import in_shard
 
         cases = [(n, lc) for n, lc in cases if in_shard(lc.case.id, *shard)]
     results: list[CaseResult] = []
@@ -194,6 +180,6 @@ def _per_case(errors: list[CaseFileError]) -> list[list[CaseFileError]]:
 
 
 def _game_of(path: str) -> str | None:
-    from .. import registry  # noqa: PLC0415
+    from .. import registry
 
     return next((g for g in registry.names() if f"/{g}/" in path.replace("\\", "/")), None)

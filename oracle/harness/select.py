@@ -7,14 +7,15 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Iterable
 
-from ..core.errors import OracleError
+from ..errors import SelectError
+
+if TYPE_CHECKING:
+    from ..loader import LoadedCase, Suite
 
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 
-
-class SelectError(OracleError):
-    pass
 
 
 def matcher(expr: str):
@@ -77,7 +78,15 @@ def matcher(expr: str):
 
 def haystack(case, extra=()) -> str:
     """What ``-k`` words match: id, title, game, clause ids, features, and the abilities its cards use."""
-    from .request import used_abilities  # noqa: PLC0415
+    from .request import used_abilities
 
     return " ".join([case.id, case.title, case.game, *case.rules, *case.features,
                      *sorted(used_abilities(case, extra))]).lower()
+
+
+def select_cases(suite: Suite, k: str | None = None, games: Iterable[str] | None = None) -> list[LoadedCase]:
+    """The suite's cases of ``games`` (all when none) that ``-k k`` keeps, in suite order."""
+    pred = matcher(k) if k else None
+    wanted = set(games) if games else None
+    return [lc for lc in suite.cases
+            if (wanted is None or lc.case.game in wanted) and (pred is None or pred(haystack(lc.case, lc.extra)))]

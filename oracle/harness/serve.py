@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 from pydantic import ValidationError
 
 from .. import __version__, registry
-from ..core.errors import OracleError, ScriptError
+from ..errors import OracleError, ScriptError
 from ..limits import (JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
                       json_depth_exceeds)
 from ..model import (CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,
@@ -64,7 +64,7 @@ battle's protector is a player (CR 310.8); only an opponent of its controller is
 def only_option(request: CaseRequest, at: int) -> bool:
     """Whether script entry ``at`` had exactly one legal option where it was asked: each option the
     decision could name is put to the reference engine (a legality query after entries 0..at-1)."""
-    from .engine import reference_legality  # noqa: PLC0415
+    from .engine import reference_legality
 
     entry = request.script[at]
     options = OPTIONS.get((request.game, entry["kind"]))
@@ -117,7 +117,7 @@ def automatic(request: CaseRequest, reply: CaseReply) -> CaseReply:
 def play(request: CaseRequest, behaviour: Behaviour = Behaviour()) -> CaseReply:
     """The reference engine's reply to a case as ``behaviour``'s engine sends it (also used in process by
     the level tests)."""
-    from ..core.game import observing  # noqa: PLC0415
+    from ..core.game import observing
 
     with observing(checkpoints=True):
         reply = registry.get(request.game).run(request)
@@ -127,7 +127,7 @@ def play(request: CaseRequest, behaviour: Behaviour = Behaviour()) -> CaseReply:
 
 
 def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> LegalityReply:
-    from .engine import reference_legality  # noqa: PLC0415
+    from .engine import reference_legality
 
     reply = reference_legality(request)
     return reply if behaviour.reason_codes else reply.model_copy(update={"reason": None})
@@ -165,7 +165,7 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         why = f"this engine plays {', '.join(games)}, not {request.game}"
         return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
                                                                                                  error=why)
-    from .runner import error_text  # noqa: PLC0415
+    from .runner import error_text
 
     try:
         if isinstance(request, LegalityRequest):
@@ -175,7 +175,7 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         why = f"script: {exc}"
     except OracleError as exc:
         why = str(exc)
-    except Exception as exc:  # noqa: BLE001 - a bug costs its case, as in process
+    except Exception as exc:  # a bug costs its case, as in process
         why = error_text(exc)
     return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id, error=why)
 
@@ -212,7 +212,7 @@ def _lines(stdin: BinaryIO) -> Iterator[bytes]:
 def _dump(reply: CaseReply | LegalityReply) -> bytes:
     try:
         return jsonl.encode(reply)
-    except Exception as exc:  # noqa: BLE001 - e.g. a value JSON cannot hold
+    except Exception as exc:  # e.g. a value JSON cannot hold
         return jsonl.encode(type(reply)(id=reply.id, error=f"reply cannot be written as JSON: {exc}"))
 
 

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import hashlib
 
+from ..errors import ShardError
+
 
 def parse_shard(text: str) -> tuple[int, int]:
     """``"2/4"`` -> ``(2, 4)``; shards count from 1."""
     try:
         i, n = (int(x) for x in text.split("/"))
     except ValueError:
-        raise ValueError(f"--shard {text!r}: write I/N, e.g. 1/4") from None
+        raise ShardError(f"--shard {text!r}: write I/N, e.g. 1/4") from None
     if not (n >= 1 and 1 <= i <= n):
-        raise ValueError(f"--shard {text!r}: I must be between 1 and N, and N at least 1")
+        raise ShardError(f"--shard {text!r}: I must be between 1 and N, and N at least 1")
     return i, n
 
 
@@ -28,7 +30,7 @@ def shard_of(case_id: str, n: int) -> int:
 
 def shard_of_command(command: str | None) -> tuple[int, int] | None:
     """The ``--shard I/N`` of a recorded command line (``Results.command``), or ``None``."""
-    import shlex  # noqa: PLC0415
+    import shlex
 
     try:
         words = shlex.split(command or "")

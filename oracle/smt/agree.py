@@ -10,6 +10,7 @@ import argparse
 import sys
 from dataclasses import dataclass, field
 
+from ..errors import Unreachable
 from . import brute, verdicts
 from .boards import Board
 from .enumerate import boards
@@ -40,7 +41,7 @@ def check(board: Board, into: Agreement) -> None:
     model = BlockModel(board)
     try:
         bad = disagreements(board, model)
-    except verdicts.Unreachable:
+    except Unreachable:
         into.unreachable += 1
         return
     into.boards += 1

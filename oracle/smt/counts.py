@@ -158,7 +158,7 @@ BLOCK_CLAUSES = {"ijinden": ["ijinden:B1"], "duelmasters": ["duelmasters:A3"], "
 def freeze(game: str) -> int:
     from ..loader import load_suite
     from .convert import board_of_case
-    from .verdicts import Unreachable
+    from ..errors import Unreachable
 
     known = {e.source.case for e in load_counts(game).entries}
     shown: set = set()

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from ..loader import load_cards
 from ..model import LegalBlocksReply, LegalBlocksRequest, Setup
-from ..model import Decision as ScriptEntry
+from ..model import ScriptEntry
 from .boards import Board
 from .convert import board_of_case
 from .counts import board_of, load_counts

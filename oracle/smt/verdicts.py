@@ -14,16 +14,13 @@ from functools import cache
 from typing import Any
 
 from ..core.legality import pending
+from ..errors import Unreachable
 from ..loader import load_cards, load_catalog
 from ..model import CaseRequest
 from .boards import Board, Card, Declaration, defending_player
 
 BLOCK_KINDS = {"ijinden": ("declare_blockers",), "duelmasters": ("block", "no_block"), "mtg": ("declare_blockers",)}
 ATTACK_KINDS = {"ijinden": "declare_attackers", "duelmasters": "attack", "mtg": "declare_attackers"}
-
-
-class Unreachable(Exception):
-    """The engine refuses the board's attack itself: there is no block to judge."""
 
 
 @cache

@@ -14,6 +14,7 @@ says bye). HOW:
   bad-utf8      a reply line that is not UTF-8
   half-line     half a reply, then exit 0     escape        an error holding CR, LF and ANSI escapes
 
+When $FAULT_HELLO holds a JSON object, it is the hello line (the same as ``fault_py:hello_from_env``'s).
 When $FAULT_MARKER names a file, the engine appends ``PHASE\\n`` to it as each phase begins, so a test
 knows when to send a signal. Other cases are answered by the toy game's reference rules.
 """
@@ -86,8 +87,11 @@ def misbehave(how, cid):
 mark("start")
 if "start" in faults:
     misbehave(faults["start"], None)
-send({"type": "hello", "protocol_version": 1, "schema_version": 1,
-      "engine": {"name": "fault-engine", "version": "1"}, "games": ["toy"]})
+if os.environ.get("FAULT_HELLO"):  # the hello to write instead of the good one (a JSON object)
+    send(json.loads(os.environ["FAULT_HELLO"]))
+else:
+    send({"type": "hello", "protocol_version": 1, "schema_version": 1,
+          "engine": {"name": "fault-engine", "version": "1"}, "games": ["toy"]})
 
 import toygame  # noqa: E402
 from oracle.model import CaseRequest  # noqa: E402

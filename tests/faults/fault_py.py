@@ -95,6 +95,18 @@ def hello_invalid():
     return HelloInvalid()
 
 
+class HelloFromEnv(Good):
+    def hello(self):
+        import json
+
+        return json.loads(os.environ["FAULT_HELLO"])
+
+
+def hello_from_env():
+    """Says the hello in $FAULT_HELLO (a JSON object), as ``fault_engine.py`` does with the same variable."""
+    return HelloFromEnv()
+
+
 def hello_hangs():
     return HelloHangs()
 

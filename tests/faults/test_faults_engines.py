@@ -35,6 +35,35 @@ def test_an_engine_that_fails_to_start_stops_the_run_with_exit_3_and_partial_res
     assert (tmp_path / "junit.xml").is_file()
 
 
+BAD_HELLOS = [  # (the hello, words both paths say, the fix they give)
+    ({"type": "hello", "protocol_version": 2, "engine": {"name": "x", "version": "1"}, "games": "toy"},
+     "field games", "see `tcg-oracle schema protocol`"),
+    ({"type": "hello", "protocol_version": 2, "games": ["toy"]}, "field engine", "see `tcg-oracle schema protocol`"),
+    ({"type": "hello", "protocol_version": 99, "engine": {"name": "x", "version": "1"}, "games": ["toy"]},
+     "protocol version 99", "speaks version 1 or 2"),
+    ({"type": "hello", "protocol_version": 1, "engine": {"name": "x", "version": "1"}, "games": ["toy"],
+      "observation": "final"}, "declares observation", "say protocol_version 2"),
+]
+
+
+@pytest.mark.parametrize("hello, words, fix", BAD_HELLOS, ids=["games", "engine", "version", "v1-with-v2-field"])
+def test_a_malformed_hello_is_said_alike_by_py_and_cmd_engines(tmp_path, capsys, monkeypatch, hello, words, fix):
+    """The same bad hello from an in-process engine and from a process: exit 3, the problem and its fix,
+    no traceback, and the (partial) results and JUnit written -- one path for both."""
+    import json
+
+    monkeypatch.setenv("FAULT_HELLO", json.dumps(hello))
+    for spec in ("py:fault_py:hello_from_env", fault_cmd()):
+        out = tmp_path / spec[:3]
+        out.mkdir()
+        code, res = run(out, "--engine", spec, junit=True)
+        err = capsys.readouterr().err
+        assert code == 3, (spec, err)
+        assert words in err and fix in err and "Traceback" not in err, (spec, err)
+        assert res["partial"] is True and res["cases"] == [] and words in res["aborted"], spec
+        assert (out / "junit.xml").is_file()
+
+
 def test_a_py_hello_that_hangs_is_bounded(tmp_path, capsys, monkeypatch):
     from oracle.harness.adapters import PythonEngine
 

@@ -66,7 +66,7 @@ def test_concurrent_writers_of_one_path_never_corrupt_it(tmp_path):
         try:
             for i in range(30):
                 write_json(path, {"writer": n, "i": i, "pad": "x" * (20_000 * (n + 1))})
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]

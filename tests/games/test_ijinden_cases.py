@@ -97,9 +97,9 @@ def _expected_moment_cards(case, index: int) -> set[str]:
 def test_simultaneous_step_asserted_with_two_cards(step):
     """Some passing case expects a moment of this step holding two or more distinct cards, and that moment
     matched an actual moment of the step's clause."""
-    from oracle.harness.compare import moment_matches  # noqa: PLC0415
-    from oracle.model import ExpectedMoment  # noqa: PLC0415
-    from oracle.loader import resolve_primary  # noqa: PLC0415
+    from oracle.harness.compare import moment_matches
+    from oracle.model import ExpectedMoment
+    from oracle.loader import resolve_primary
 
     clause = f"{GAME}:{step}"
     cases = {lc.case.id: lc.case for lc in load_suite(games=[GAME]).cases}

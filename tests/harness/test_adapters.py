@@ -13,19 +13,19 @@ import pytest
 
 from helpers import TOY_ENGINE, TOY_ORACLE, by_id, run_cli, toy_cmd, toy_serve_cmd
 from oracle.core.errors import EngineStartError
-from oracle.harness.adapters import PythonEngine, SubprocessEngine, make_adapter
-from oracle.harness.engine import ReferenceEngine, make_engine
+from oracle.harness.adapters import PythonEngine, SubprocessEngine, make_engine
+from oracle.harness.engine import ReferenceEngine
 
 pytestmark = pytest.mark.usefixtures("toy")
 
 
 def test_specs():
     assert isinstance(make_engine("reference"), ReferenceEngine)
-    assert isinstance(make_adapter('cmd:"prog" --flag "a b"'), SubprocessEngine)
-    assert make_adapter('cmd:"prog" --flag "a b"').argv == ["prog", "--flag", "a b"]
+    assert isinstance(make_engine('cmd:"prog" --flag "a b"'), SubprocessEngine)
+    assert make_engine('cmd:"prog" --flag "a b"').argv == ["prog", "--flag", "a b"]
     for bad in ("nonsense", "cmd:", "py:nocolon", "zz:abc"):
         with pytest.raises(ValueError):
-            make_adapter(bad)
+            make_engine(bad)
 
 
 def test_mutants_are_announced(tmp_path, capsys):
@@ -34,7 +34,7 @@ def test_mutants_are_announced(tmp_path, capsys):
 
 
 def test_py_engine(tmp_path):
-    engine = make_adapter("py:toy_py_engine:make")
+    engine = make_engine("py:toy_py_engine:make")
     assert isinstance(engine, PythonEngine) and engine.hello().engine.name == "toy-py"
     code, res = run_cli(tmp_path, "--engine", "py:toy_py_engine:make")
     assert code == 0 and res["summary"]["pass"] == 16
@@ -53,7 +53,7 @@ def test_py_engine_that_cannot_import(tmp_path, capsys):
 
 
 def test_cmd_engine_passes_and_is_one_process(tmp_path):
-    engine = make_adapter(toy_cmd())
+    engine = make_engine(toy_cmd())
     try:
         engine.hello()
         pid = engine._proc.pid

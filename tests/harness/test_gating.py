@@ -11,7 +11,7 @@ import pytest
 
 from helpers import by_id, run_cli, toy_cmd
 from oracle.cli import main
-from oracle.harness.baseline import compare_baseline, load_baseline
+from oracle.harness.gate import compare_baseline, load_baseline
 from oracle.harness.merge import merge, read_results, split_engines
 from oracle.harness.shards import in_shard, shard_of
 from oracle.model import Results

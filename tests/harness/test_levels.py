@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import pytest
 
-from oracle.harness.adapters import PythonEngine, make_adapter
+from oracle.harness.adapters import PythonEngine, make_engine
 from oracle.harness.request import make_request
 from oracle.harness.runner import run_suite
 from oracle.harness.serve import Behaviour, answer, play
@@ -126,7 +126,7 @@ def test_serve_answers_legality_queries():
 def test_serve_flags_play_each_level_over_the_protocol(tmp_path):
     argv = [sys.executable, "-m", "oracle", "serve", "--game", "mtg", "--observation", "final",
             "--no-reason-codes", "--automatic"]
-    engine = make_adapter("cmd:" + shlex.join(argv))
+    engine = make_engine("cmd:" + shlex.join(argv))
     try:
         h = engine.hello()
         assert (h.protocol_version, h.observation, h.reason_codes, h.capabilities) == (2, "final", False,

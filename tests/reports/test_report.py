@@ -12,7 +12,7 @@ import pytest
 from oracle.reports import bench_render, render_report
 from oracle.reports import render as render_mod
 from oracle.baseline import Baseline, BaselineError, load_baseline
-from oracle.reports.baseline import diff
+from oracle.reports.regressions import diff
 from oracle.reports.runs import split_runs
 
 XSS = "<script>alert(1)</script>"
