@@ -209,3 +209,16 @@ class GameOver(Signal):
 
 class Unreachable(Signal):
     """Z3 agreement: the engine refuses the board's attack itself, so there is no block to judge."""
+
+
+# -- engines under test and fuzzing ----------------------------------------------------------------------
+
+
+class UnsupportedCard(OracleError):
+    """A card-pool entry the phase.rs adapter cannot give phase.rs: an ability with no Oracle wording there,
+    or a text phase.rs does not parse to the intended effect (its cases are skipped, never failed)."""
+
+
+class Disagreement(OracleError, AssertionError):
+    """``tcg-oracle fuzz``: the engine and the reference disagree on a generated case (an AssertionError, so
+    Hypothesis shrinks it as a failing test)."""

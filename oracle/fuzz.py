@@ -24,11 +24,13 @@ from typing import Any, Callable
 import yaml
 from hypothesis import HealthCheck, Phase, event, given, seed as hseed, settings, target
 
+from .errors import Disagreement
 from . import registry
 from .generators.cases import Play, expectations, final_fields, moments_of, plays, to_case
 from .generators.facts import facts
 from .generators.profiles import database
-from .harness.engine import Engine, ReferenceEngine, make_engine
+from .harness.adapters import make_engine
+from .harness.engine import Engine, ReferenceEngine
 from .harness.runner import run_case
 from .loader import LoadedCase
 from .model import Case, CaseResult, Hello
@@ -38,10 +40,6 @@ BAD = ("fail", "error")
 PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink)
 """No ``target`` phase: measured on 1,000 examples per game it spent the budget hill-climbing around a few
 boards (fewer distinct boards, fewer clauses). The ``target`` scores are still reported, for HypoFuzz."""
-
-
-class Disagreement(AssertionError):
-    """The engine and the reference disagree on a generated case."""
 
 
 @dataclass
@@ -59,7 +57,7 @@ class Stats:
 
 
 @dataclass
-class Outcome:
+class FuzzOutcome:
     stats: Stats
     failure: str | None = None
     """The saved case file of the shrunk disagreement."""
@@ -106,7 +104,7 @@ def save(case: Case, directory: Path) -> Path:
 
 
 def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | None, command: str,
-             seeds: bool = True, tick: Callable[[], None] | None = None) -> Outcome:
+             seeds: bool = True, tick: Callable[[], None] | None = None) -> FuzzOutcome:
     """One Hypothesis campaign of ``examples`` generated cases on one engine (``seeds``: some boards start
     from golden setups, mutated)."""
     engine = make_engine(spec)
@@ -145,9 +143,9 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
             stats.seconds = time.perf_counter() - start
             case = fewest(failing[-1], engine, hello, seed, command)
             path = save(case, save_dir or Path("fuzz-failures"))
-            return Outcome(stats, str(path), str(exc))
+            return FuzzOutcome(stats, str(path), str(exc))
         stats.seconds = time.perf_counter() - start
-        return Outcome(stats)
+        return FuzzOutcome(stats)
     finally:
         engine.close()
 
@@ -165,7 +163,7 @@ def _tick() -> None:
         _COUNTER.value += 1
 
 
-def _worker(job: tuple) -> Outcome:
+def _worker(job: tuple) -> FuzzOutcome:
     return campaign(*job, tick=_tick)
 
 
@@ -233,7 +231,7 @@ def main(args: argparse.Namespace) -> int:
     return EXIT_DISAGREE if failures else EXIT_OK
 
 
-def _run(jobs: list[tuple], show: bool, total: int) -> list[Outcome]:
+def _run(jobs: list[tuple], show: bool, total: int) -> list[FuzzOutcome]:
     if len(jobs) == 1 and not show:
         return [campaign(*jobs[0])]
     if len(jobs) == 1:

@@ -17,15 +17,13 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from ..errors import UnsupportedCard  # noqa: F401 - re-exported: the adapter and its tests name it here
+
 KEYWORDS = {"flying": "Flying", "reach": "Reach", "menace": "Menace", "haste": "Haste", "vigilance": "Vigilance"}
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 FILLER = "Plains"
 """The library filler: a real basic land with its real Oracle text."""
-
-
-class UnsupportedCard(Exception):
-    """A card-pool entry whose abilities have no Oracle wording here, or that phase.rs does not parse."""
 
 
 def _word(n: int) -> str:

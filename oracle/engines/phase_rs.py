@@ -48,6 +48,7 @@ import json
 from typing import Any
 
 from ..core.errors import EngineStartError
+from ..errors import OracleError
 from ..model import CaseReply, CaseRequest, Hello
 from . import phase_cards
 
@@ -93,7 +94,7 @@ def _import_phase() -> Any:
     return phase
 
 
-class CaseFailure(Exception):
+class _CaseFailure(OracleError):
     """The adapter cannot play this case on phase (an unsupported card, a script phase cannot follow)."""
 
 
@@ -181,7 +182,7 @@ class _Play:
             names = sorted(set(t or p for t, p in zip(teams, self.players)))
             if len(self.players) != 4 or len(names) != 2 or any(
                     sum(1 for t in teams if t == n) != 2 for n in names):
-                raise CaseFailure("phase.rs plays teams only as Two-Headed Giant: two teams of two players")
+                raise _CaseFailure("phase.rs plays teams only as Two-Headed Giant: two teams of two players")
             active_team = self.setup["players"][self.setup["active"]].get("team")
             first = [p for p, t in zip(self.players, teams) if t == active_team]
             second = [p for p, t in zip(self.players, teams) if t != active_team]
@@ -205,7 +206,7 @@ class _Play:
                     continue
                 if isinstance(content, int):
                     if content:
-                        raise CaseFailure(f"{p}.{zone}: anonymous cards are not placed on phase.rs")
+                        raise _CaseFailure(f"{p}.{zone}: anonymous cards are not placed on phase.rs")
                     continue
                 for cs in content:
                     owner = cs.get("owner") or p
@@ -229,7 +230,7 @@ class _Play:
             want = {"main": "PreCombatMain", "combat": "DeclareAttackers", "declare_attackers": "DeclareAttackers",
                     "main2": "PostCombatMain"}.get(start)
             if want is None:
-                raise CaseFailure(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
+                raise _CaseFailure(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
             self._advance_to(want, -1)
         self.checkpoints.append({"after": -1, "state": self.project()})
 
@@ -239,7 +240,7 @@ class _Play:
         active player holding priority and the stack empty; the players then pass into the case's step."""
         before = {"declare_blockers": "DeclareAttackers", "combat_damage": "DeclareBlockers"}.get(step)
         if before is None:
-            raise CaseFailure(f"setup.step {step!r}: the adapter starts a later step in declare_blockers or "
+            raise _CaseFailure(f"setup.step {step!r}: the adapter starts a later step in declare_blockers or "
                               f"combat_damage")
         exported = self.game.state()
         s = exported["state"]
@@ -308,7 +309,7 @@ class _Play:
                     lib = s["players"][self.seat[owner]]["library"]
                     i = next((i for i in lib if i not in taken and objs[str(i)]["name"] == cs["card"]), None)
                     if i is None:
-                        raise CaseFailure(f"card {cs['card']!r} ({cs['id']}) not found in phase's library of {owner}")
+                        raise _CaseFailure(f"card {cs['card']!r} ({cs['id']}) not found in phase's library of {owner}")
                     taken.add(i)
                     lib.remove(i)
                     o = objs[str(i)]
@@ -330,12 +331,12 @@ class _Play:
             return {"type": "Player", "data": self.seat[target]}
         i = next((i for i, c in self.oid.items() if c == target), None)
         if i is None:
-            raise CaseFailure(f"attached_to {target!r} names no card or player of the case")
+            raise _CaseFailure(f"attached_to {target!r} names no card or player of the case")
         return {"type": "Object", "data": i}
 
     def _place(self, s: dict[str, Any], p: str, zone: str, cs: dict[str, Any], o: dict[str, Any], turn: int) -> None:
         if cs.get("face") == "back":
-            raise CaseFailure(f"{cs['id']}: a card starting on its back face is not set up on phase.rs")
+            raise _CaseFailure(f"{cs['id']}: a card starting on its back face is not set up on phase.rs")
         owner = cs.get("owner") or p
         seat = self.seat[owner]
         if zone == "battlefield":
@@ -363,7 +364,7 @@ class _Play:
             o["counters"] = {k: v for k, v in counters.items()}
             for stat in ("power", "toughness"):
                 if cs.get(stat) is not None:
-                    raise CaseFailure(f"{cs['id']}: {stat} {cs[stat]} set by the case cannot be placed on phase.rs "
+                    raise _CaseFailure(f"{cs['id']}: {stat} {cs[stat]} set by the case cannot be placed on phase.rs "
                                       f"(Engine.load_game rehydrates every object's printed characteristics from "
                                       f"its card)")
         elif zone in ("hand", "graveyard", "exile"):
@@ -375,7 +376,7 @@ class _Play:
         elif zone == "library":
             s["players"][seat]["library"].insert(0, o["id"])
         else:
-            raise CaseFailure(f"{cs['id']}: zone {zone!r} is not set up on phase.rs")
+            raise _CaseFailure(f"{cs['id']}: zone {zone!r} is not set up on phase.rs")
 
     # -- driving phase ----------------------------------------------------------------------------
     def wf(self) -> dict[str, Any]:
@@ -402,7 +403,7 @@ class _Play:
     def _pass(self, at: int) -> None:
         act = next((a for a in self.game.actions() if a.kind == "PassPriority"), None)
         if act is None:
-            raise CaseFailure(f"phase.rs offers no priority pass here (waiting for {self._prompt()})")
+            raise _CaseFailure(f"phase.rs offers no priority pass here (waiting for {self._prompt()})")
         self._apply(self._actor(), act, at)
 
     def _prompt(self) -> str:
@@ -419,9 +420,9 @@ class _Play:
             elif self.game.phase == phase_name and w == "Priority":
                 return
             if w != "Priority" or self.game.stack():
-                raise CaseFailure(f"setup: phase.rs stopped at {self._prompt()} before {phase_name}")
+                raise _CaseFailure(f"setup: phase.rs stopped at {self._prompt()} before {phase_name}")
             self._pass(at)
-        raise CaseFailure(f"setup: phase.rs did not reach {phase_name}")
+        raise _CaseFailure(f"setup: phase.rs did not reach {phase_name}")
 
     def _implied_passes(self, at: int, entry: dict[str, Any]) -> None:
         """PROCEDURE.md's pass shorthand: while a player has priority and the next entry is not a ``pass`` or
@@ -465,7 +466,7 @@ class _Play:
     def decide(self, at: int, entry: dict[str, Any]) -> None:
         kind, player = entry["kind"], entry["player"]
         if player not in self.seat:
-            raise CaseFailure(f"script[{at}]: {player!r} is not a player of the case")
+            raise _CaseFailure(f"script[{at}]: {player!r} is not a player of the case")
         self._implied_passes(at, entry)
         taken = self._taken(entry)
         if taken is not None:
@@ -846,7 +847,7 @@ class _Play:
         return None
 
 
-class _Refused(Exception):
+class _Refused(OracleError):
     """phase.rs does not accept this script entry now."""
 
 
@@ -885,7 +886,7 @@ class PhaseRs:
             for at, entry in enumerate(request.script):
                 play.decide(at, entry)
             play.finish()
-        except (CaseFailure, phase_cards.UnsupportedCard) as exc:
+        except (_CaseFailure, phase_cards.UnsupportedCard) as exc:
             return {"id": request.id, "error": str(exc)}
         final = play.project()
         return {"id": request.id, "final": final, "winner": play.winner, "decisions": play.decisions,

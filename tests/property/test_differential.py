@@ -16,7 +16,7 @@ from hypothesis import given, strategies as st
 from oracle import registry
 from oracle.fuzz import full_case, verdict
 from oracle.generators.cases import Play, plays
-from oracle.harness.engine import make_engine
+from oracle.harness.adapters import make_engine
 
 ENGINE = os.environ.get("TCG_ORACLE_FUZZ_ENGINE", "reference")
 _ENGINES: dict[str, tuple] = {}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from oracle.cli import main
-from oracle.harness.engine import make_engine
+from oracle.harness.adapters import make_engine
 from oracle.harness.runner import run_suite
 from oracle.loader import load_case_file
 from oracle.registry import names
