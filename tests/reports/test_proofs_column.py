@@ -13,8 +13,8 @@ import pytest
 from oracle.harness.engine import ReferenceEngine
 from oracle.harness.runner import run_suite
 from oracle.loader import load_suite
-from reports.proofs import load_proofs
-from reports.render import render_html
+from oracle.reports.proofs import load_proofs
+from oracle.reports.render import render_html
 
 
 @pytest.fixture(scope="module")

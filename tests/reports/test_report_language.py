@@ -4,8 +4,8 @@ where the comparison placed them, and the expected absences and state checks are
 from __future__ import annotations
 
 from oracle.model import TraceEntry
-from reports.render import _expect
-from reports.traces import align, expected_moments, expected_shown
+from oracle.reports.render import _expect
+from oracle.reports.traces import align, expected_moments, expected_shown
 
 
 def e(moment, kind, **args):
