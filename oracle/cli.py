@@ -88,6 +88,10 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+
+    from .mutants.cli import add_parser as add_mutants
+
+    add_mutants(sub)
     return p
 
 
@@ -337,6 +341,7 @@ _COMMANDS = {
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
     "bench": _lazy(".bench"),
+    "mutants": _lazy(".mutants.cli"),
 }
 
 
