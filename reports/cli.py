@@ -31,14 +31,32 @@ def load_results(path: Path):
                          f"first at {where or 'top level'}: {first['msg']})") from None
 
 
+def load_input(path: Path):
+    """A results file, or a kill-matrix file (``tcg-oracle mutants --results FILE``): (results, matrix)."""
+    from oracle.mutants.kill import is_kill_matrix
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return load_results(path), None  # says what is wrong
+    if is_kill_matrix(data):
+        return None, data
+    return load_results(path), None
+
+
 def main(args: argparse.Namespace) -> int:
     from oracle.baseline import BaselineError
     from .render import render_report
 
     try:
-        results = [load_results(Path(p)) for p in args.inputs]
+        loaded = [load_input(Path(p)) for p in args.inputs]
     except ValueError as exc:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    results = [r for r, _ in loaded if r is not None]
+    matrices = [m for _, m in loaded if m is not None]
+    if not results:
+        print("tcg-oracle report: a kill matrix is shown beside results: give a results file too", file=sys.stderr)
         return EXIT_USAGE
     try:
         from oracle.loader import suite_catalogs
@@ -48,10 +66,13 @@ def main(args: argparse.Namespace) -> int:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None), catalogs=catalogs)
+        out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None), catalogs=catalogs,
+                            kill_matrices=matrices)
     except BaselineError as exc:
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     n = sum(len(r.cases) for r in results)
-    print(f"report: {out} ({n} results from {len(results)} file(s), {out.stat().st_size / 1e6:.2f} MB)")
+    print(f"report: {out} ({n} results from {len(results)} file(s)"
+          + (f", kill matrix of {sum(len(m['mutants']) for m in matrices)} mutants" if matrices else "")
+          + f", {out.stat().st_size / 1e6:.2f} MB)")
     return EXIT_OK

@@ -27,6 +27,7 @@ from . import baseline as baseline_mod
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
 from .history import histories
+from .kill import kill_view
 from .runs import split_runs, summary
 from .traces import align, expected_moments, expected_shown
 
@@ -156,7 +157,8 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
 
 
 def build(results: list[Results], baseline: str | Path | Baseline | None = None,
-          catalogs: Mapping[str, Catalog] | None = None) -> dict[str, Any]:
+          catalogs: Mapping[str, Catalog] | None = None,
+          kill_matrices: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Everything the template needs."""
     runs = split_runs(results)
     games: list[str] = []
@@ -245,24 +247,27 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "n_cases": len(ids),
         "n_results": sum(len(r.cases) for r in runs),
         "blob": blob,
+        "kill": kill_view(kill_matrices or [], games),
         "css": _static("report.css"),
         "js": _static("report.js"),
     }
 
 
 def render_html(results: list[Results], baseline: str | Path | Baseline | None = None,
-                catalogs: Mapping[str, Catalog] | None = None) -> str:
-    return _env().get_template("report.html.j2").render(**build(results, baseline, catalogs))
+                catalogs: Mapping[str, Catalog] | None = None,
+                kill_matrices: list[dict[str, Any]] | None = None) -> str:
+    return _env().get_template("report.html.j2").render(**build(results, baseline, catalogs, kill_matrices))
 
 
 def render_report(results: list[Results], out: Path, baseline: str | Path | Baseline | None = None,
-                  catalogs: Mapping[str, Catalog] | None = None) -> Path:
+                  catalogs: Mapping[str, Catalog] | None = None,
+                  kill_matrices: list[dict[str, Any]] | None = None) -> Path:
     """Write the report for one or more :class:`~oracle.model.Results` (each one engine run, or a
     merged file of several); ``baseline`` (a path to a baseline file, or an
     :class:`oracle.baseline.Baseline`) adds the regressions view; ``catalogs`` overrides the games'
     clause catalogs (tests)."""
     out = Path(out)
-    html = render_html(list(results), baseline, catalogs)
+    html = render_html(list(results), baseline, catalogs, kill_matrices)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")

@@ -271,7 +271,7 @@ MUTANTS: tuple[Mutant, ...] = (
            "under the current rules a multiple break still goes shield by shield (choose, break, Ｓ・トリガー)",
            (Patch(R + "unblocked", _unblocked(at_once=False)),)),
     Mutant("dm-block-before-attack-triggers", "duelmasters", G + "A3",
-           "アタックトリガー解決後に、相手バトルゾーンにブロッカーが存在する場合、ブロックするかどうかを相手が決めます。",
+           "アタックトリガー解決後に、相手バトルゾーンに<font color=blue>ブロッカー</font>が存在する場合、<font color=blue>ブロック</font>するかどうかを相手が決めます。",
            "the defender decides the block before the attack triggers resolve",
            (Patch(R + "attack", _attack(block_first=True)),)),
     Mutant("dm-gone-target-attacker-wins", "duelmasters", G + "N9",
