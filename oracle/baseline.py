@@ -24,7 +24,9 @@ from typing import Any, Mapping, NamedTuple
 
 import yaml
 
+from .limits import loads_json
 from .model import SCHEMA_VERSION, STATUSES, Results
+from .outputs import write_atomic
 from .yamlfile import YamlSyntaxError, compose
 
 RANK: dict[str, int] = {"pass": 3, "skip": 2, "not_checkable": 2, "fail": 1, "error": 0}
@@ -103,10 +105,12 @@ def load_baseline(path: str | Path) -> Baseline:
         raise BaselineError(f"baseline {path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if path.suffix == ".json":
         try:
-            data = json.loads(text)
+            data = loads_json(text)
         except json.JSONDecodeError as exc:
             raise BaselineError(f"baseline {path}:{exc.lineno}: JSON syntax error: {exc.msg} "
                                 f"(column {exc.colno})") from None
+        except ValueError as exc:  # past the nesting limit
+            raise BaselineError(f"baseline {path}: {exc}") from None
         lines: dict[str, int] = {}
     else:
         data, lines = _load_yaml(text, path)
@@ -159,14 +163,14 @@ def _validate(data: Any, path: Path, lines: Mapping[str, int]) -> Baseline:
     return Baseline(engine=engine, cases=dict(cases))
 
 
-def dump_baseline(results: Results, path: str | Path) -> Path:
-    """Record the statuses of a run (the worst one where a case id repeats) as a baseline file."""
+def dump_baseline(results: Results, path: str | Path, keep: Baseline | None = None) -> Path:
+    """Record the statuses of a run (the worst one where a case id repeats) as a baseline file. With
+    ``keep`` (the baseline as it was), only the cases the run included are updated: a run of a subset
+    (``-k``, ``--shard``, ``--game``) keeps the others' entries, in their order."""
     path = Path(path)
-    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name,
-                            "cases": run_statuses(results)}
-    path.parent.mkdir(parents=True, exist_ok=True)
+    cases = dict(keep.cases) if keep is not None else {}
+    cases.update(run_statuses(results))
+    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name, "cases": cases}
     if path.suffix == ".json":
-        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    else:
-        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    return path
+        return write_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    return write_atomic(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

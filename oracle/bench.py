@@ -11,6 +11,8 @@
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 2x
   and 4x, seconds per case at each size (flat = linear).
 - Rendering the HTML report of 10,000 results: seconds and file size.
+- Z3 (``oracle/smt/bench.py``): a legality verdict on a 6x6 Magic board, next to the reference engine's
+  and the brute force's; block-count enumeration by z3 against the brute force.
 - Legal decisions (:mod:`oracle.core.legality`) at every decision point of every golden case: time per
   point to replay the prefix and enumerate (median of repeats per point; the median, 90th percentile and
   maximum over the points), candidates tried, legal decisions found.
@@ -186,6 +188,12 @@ def measure(quick: bool = False) -> dict[str, Any]:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
     figures["render"] = render(2000 if quick else 10000)
+    try:
+        from .smt.bench import figures as smt_figures
+    except ImportError:  # z3 not installed: no solver figures
+        pass
+    else:
+        figures["smt"] = smt_figures(quick)
     return figures
 
 
@@ -222,6 +230,11 @@ def _table(fig: dict[str, Any]) -> Any:
     r = fig.get("render")
     if r:
         t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.0f} MB")
+    if fig.get("smt"):
+        from .smt.bench import rows
+
+        for measure_, figure in rows(fig["smt"]):
+            t.add_row(measure_, figure)
     return t
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
+
+from .text import printable, trim_text
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
 DEFAULT_RESULTS = "out/results.json"
@@ -77,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--baseline", metavar="FILE")
     rep.add_argument("--cases", action="append", metavar="PATH", type=Path,
                      help="the case folders the results came from, when they bring their own rules.yaml")
+    rep.add_argument("--proofs", metavar="FILE", type=Path,
+                     help="a 'tcg-oracle prove --json' file: the coverage table shows the clauses it proved")
 
     exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
     exp.add_argument("case_id", metavar="CASE_ID")
@@ -85,6 +90,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="case files or folders to find the case in (default: every game's cases)")
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
+
+    prove = sub.add_parser("prove", help="bounded proofs of rule properties with z3 (boards of up to K cards)")
+    prove.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")
+    prove.add_argument("--max-cards", type=int, default=4, metavar="K", help="prove for every board of up to K cards "
+                       "(default 4; CI runs 3)")
+    prove.add_argument("--json", type=Path, metavar="FILE", help="also write the outcomes, with clause ids, as JSON")
 
     bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -119,11 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from . import registry
-    from .core.errors import EngineStartError
-    from .harness.engine import make_engine
-    from .harness.runner import run_suite
-    from .harness.select import SelectError
     from .loader import load_suite
+    from .signals import Stop
 
     games = args.game or None
     for g in games or []:
@@ -137,43 +145,84 @@ def cmd_run(args: argparse.Namespace) -> int:
             shard = parse_shard(args.shard)
         except ValueError as exc:
             return _usage(str(exc))
-    if args.timeout is not None and args.timeout < 0:
-        return _usage(f"--timeout {args.timeout:g}: give seconds, 0 or more (0: no timeout)")
+    if not math.isfinite(args.timeout) or args.timeout < 0:  # nan would make every case an error
+        return _usage(f"--timeout {args.timeout:g}: give seconds, a finite number 0 or more (0: no timeout)")
     if args.update_baseline and not args.baseline:
         return _usage("--update-baseline needs --baseline FILE (where to write it)")
-    if args.baseline and not args.update_baseline:  # a broken baseline is said before the run, not after
-        from .baseline import BaselineError, load_baseline
+    bad_output = _unwritable_outputs(args)
+    if bad_output:
+        return _usage(bad_output)
+    if args.baseline and (not args.update_baseline or Path(args.baseline).exists()):
+        from .baseline import BaselineError, load_baseline  # a broken baseline is said before the run
 
         try:
             load_baseline(args.baseline)
         except BaselineError as exc:
-            return _usage(str(exc))
+            return _usage(str(exc) + ("; delete it to record a new one" if args.update_baseline else ""))
+    if args.ruleset and (why := _unknown_ruleset(args.ruleset, games or registry.names())):
+        return _usage(why)
     suite = load_suite(args.cases, games=games)
+    stop = Stop()
+    with stop.deferred():  # a signal between the run and the writing is noted, never lost (see _run)
+        return _run(args, suite, games, shard, stop)
+
+
+def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: Any, stop: Any) -> int:
+    """Run the suite (the first stop signal raises, as Ctrl-C does), then close the engine and write the
+    outputs (signals only noted)."""
+    from .core.errors import EngineStartError
+    from .harness.engine import make_engine
+    from .harness.runner import run_suite
+    from .harness.select import SelectError
+
+    seen: list[Any] = []  # every result as it comes: what an interrupt outside the case loop keeps
+    engine = None
+    results = None
     try:
-        engine = make_engine(args.engine)
-        command = "tcg-oracle " + shlex.join(args.argv)  # quoted: pasted into a shell it reproduces the run
-        try:
+        with stop.run():
+            engine = make_engine(args.engine)
+            command = "tcg-oracle " + shlex.join(args.argv)  # quoted: pasted into a shell it reproduces the run
             with _progress(len(suite.cases), quiet=args.quiet) as advance:
+                def on_result(res: Any) -> None:
+                    seen.append(res)
+                    if advance:
+                        advance(res)
+
                 results = run_suite(engine, suite, ruleset=args.ruleset, k=args.k, games=games,
-                                    timeout=args.timeout, shard=shard, command=command, on_result=advance)
-        finally:
-            engine.close()
-        results = _portable(results, args)
+                                    timeout=args.timeout, shard=shard, command=command, on_result=on_result)
     except SelectError as exc:
+        _close(engine, stop)
         return _usage(str(exc))
     except EngineStartError as exc:
-        print(f"tcg-oracle: the engine could not be started: {exc}", file=sys.stderr)
-        _write_outputs(_portable(_aborted(exc, args.engine), args), args)
+        print(f"tcg-oracle: the engine could not be started: {printable(exc, newlines=True)}", file=sys.stderr)
+        _close(engine, stop)
+        _write_outputs(_portable(_aborted(exc, args.engine, seen), args), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
     except (KeyError, ValueError) as exc:
+        _close(engine, stop)
         return _usage(str(exc.args[0] if exc.args else exc))
-    except KeyboardInterrupt:  # before the first case (while the engine starts): nothing run, say so
-        _write_outputs(_aborted(KeyboardInterrupt("interrupted while the engine was starting"), args.engine), args)
-        print(f"tcg-oracle: interrupted; partial results: {args.results}", file=sys.stderr)
-        return EXIT_FAIL
+    except KeyboardInterrupt as exc:  # outside the case loop (the engine starting, the run ending)
+        if results is None:
+            why = f"{exc}" if seen else f"{exc or 'interrupted'} while the engine was starting"
+            results = _aborted(KeyboardInterrupt(why), args.engine, seen)
+    # from here on a signal is noted, never raised: the outputs are finished first
+    _close(engine, stop)
+    if results.partial and results.aborted is None and stop.first:
+        results = results.model_copy(update={"aborted": f"interrupted by {stop.first}"})
+    results = _portable(results, args)
+    write_failed = _write_outputs(results, args)
+    code = _exit_code(results, suite, args)
+    if stop.received:
+        print(f"tcg-oracle: interrupted ({stop.first}); partial results: {args.results}", file=sys.stderr)
+        code = max(code, EXIT_FAIL) if code != EXIT_USAGE else code
+    return EXIT_USAGE if write_failed else code
 
-    _write_outputs(results, args)
+
+def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
+    """The summary, then what the run means: interrupted, regressions, failures, nothing tested."""
+    if not args.quiet:
+        _print_summary(results, args.results, args.report)
     code = EXIT_FAIL if results.partial else EXIT_OK  # an interrupted run is never "as expected"
     if args.update_baseline and results.partial:
         print("tcg-oracle: the run did not finish; the baseline is left as it was", file=sys.stderr)
@@ -188,11 +237,77 @@ def cmd_run(args: argparse.Namespace) -> int:
         code = EXIT_FAIL
     if suite.errors:
         for err in suite.errors:
-            print(f"invalid case file: {err}", file=sys.stderr)
+            print(f"invalid case file: {printable(err)}", file=sys.stderr)
         code = EXIT_USAGE
-    if not args.quiet:
-        _print_summary(results, args.results, args.report)
+    elif not results.partial and (why := _nothing_tested(results, args)):
+        print(f"tcg-oracle: nothing was tested: {why}", file=sys.stderr)
+        code = EXIT_USAGE
     return code
+
+
+def _nothing_tested(results: Any, args: argparse.Namespace) -> str | None:
+    """Why a run sent no case to the engine (``None`` when it sent one): a green run must have tested
+    something."""
+    if any(c.order is not None and c.status != "skip" for c in results.cases):
+        return None
+    if not results.cases:
+        where = f" under {', '.join(map(str, args.cases))}" if args.cases else ""
+        sel = " ".join(x for x in (f"-k {args.k!r}" if args.k else "", f"--shard {args.shard}" if args.shard else "",
+                                   f"--game {' --game '.join(args.game)}" if args.game else "") if x)
+        return f"no case{where} matched the selection {sel}".rstrip() if sel else f"no case files{where}"
+    reasons: dict[str, int] = {}
+    for c in results.cases:
+        reasons[c.skip_reason or c.status] = reasons.get(c.skip_reason or c.status, 0) + 1
+    top = sorted(reasons.items(), key=lambda kv: -kv[1])[:3]
+    hint = ""
+    if any(" does not play " in r for r in reasons):
+        from . import registry
+
+        hint = (f"; an engine's hello names the games it plays exactly as this suite does "
+                f"({', '.join(registry.names())})")
+    return f"all {len(results.cases)} case(s) were skipped: " + "; ".join(
+        f"{printable(trim_text(r, 300))} ({n})" for r, n in top) + hint
+
+
+def _unknown_ruleset(ruleset: str, games: Sequence[str]) -> str | None:
+    from .core.errors import CaseFileError
+    from .loader import load_catalog
+
+    known: list[str] = []
+    for g in games:
+        try:
+            known += [r.id for r in load_catalog(g).rulesets]
+        except (CaseFileError, OSError):
+            continue
+    if ruleset in known:
+        return None
+    return f"--ruleset {ruleset!r}: unknown ruleset; the rulesets are {', '.join(known)}"
+
+
+def _unwritable_outputs(args: argparse.Namespace) -> str | None:
+    from .outputs import unwritable
+
+    outs = [("--results", args.results), ("--report", args.report), ("--junit", args.junit)]
+    if args.update_baseline:
+        outs.append(("--baseline", args.baseline))
+    for flag, path in outs:
+        if path and (why := unwritable(path)):
+            return f"{flag} {path}: {why}"
+    named = [str(Path(p).resolve()) for _, p in outs if p]
+    if len(set(named)) < len(named):
+        return "two outputs name the same file: " + ", ".join(f"{f} {p}" for f, p in outs if p)
+    return None
+
+
+def _close(engine: Any, stop: Any) -> None:
+    """Close the engine; a close that fails is said, and costs nothing else (the results are written)."""
+    if engine is None:
+        return
+    try:
+        engine.close()
+    except Exception as exc:  # noqa: BLE001 - an engine's bug at close time must not lose the results
+        print(f"tcg-oracle: warning: closing the engine failed: {type(exc).__name__}: "
+              f"{printable(trim_text(str(exc)))}", file=sys.stderr)
 
 
 @contextmanager
@@ -210,24 +325,28 @@ def _progress(total: int, *, quiet: bool) -> Iterator[Any]:
         yield lambda result: bar.update(task, advance=1, description=f"{result.game}")
 
 
-def _aborted(exc: Exception, spec: str):
-    """The results of a run the engine stopped: those of the cases run before (a restart failed mid-run),
-    or none (it never started); marked partial, with the reason."""
+def _aborted(exc: BaseException, spec: str, seen: Sequence[Any] = ()):
+    """The results of a run that stopped outside the case loop: those the runner returned (a restart
+    failed mid-run), else those seen so far (none when the engine never started); marked partial, with
+    the reason."""
     from . import __version__
     from .harness.runner import now
     from .model import EngineInfo, Results
 
     partial = getattr(exc, "results", None)
     if partial is None:
+        cases = list(seen)
         partial = Results(engine=EngineInfo(name=spec), suite_version=__version__, started=now(), finished=now(),
-                          partial=True, summary=Results.count([]))
+                          partial=True, cases=cases, summary=Results.count(cases))
     return partial.model_copy(update={"partial": True, "aborted": str(exc)})
 
 
-def _write_outputs(results, args: argparse.Namespace) -> None:
-    """results.json, the report and JUnit XML: written for every run, finished or not."""
-    _write_json(Path(args.results), results.model_dump(mode="json", exclude_none=True))
-    if args.report:
+def _write_outputs(results, args: argparse.Namespace) -> bool:
+    """results.json, the report and JUnit XML: written for every run, finished or not, each on its own
+    (one that cannot be written is said and costs no other). True when one failed."""
+    failed = False
+
+    def report() -> None:
         from .loader import suite_catalogs
         from .reports import render_report
 
@@ -240,15 +359,30 @@ def _write_outputs(results, args: argparse.Namespace) -> None:
             render_report([results], Path(args.report), baseline=baseline, catalogs=catalogs)
         except ValueError:  # an unreadable baseline: the gate says why; the report still comes
             render_report([results], Path(args.report), catalogs=catalogs)
-    if args.junit:
+
+    def junit() -> None:
         from .harness.junit import write_junit
 
         write_junit(results, Path(args.junit))
+
+    writers = [("--results", args.results, lambda: _write_json(Path(args.results),
+                                                                results.model_dump(mode="json", exclude_none=True))),
+               ("--report", args.report, report), ("--junit", args.junit, junit)]
+    for flag, path, write in writers:
+        if not path:
+            continue
+        try:
+            write()
+        except OSError as exc:
+            print(f"tcg-oracle: {flag} {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            failed = True
+    return failed
 
 
 def _print_summary(results, results_path: str, report_path: str) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from .model import STATUSES
 
@@ -256,8 +390,11 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     for c in results.cases:
         row = per_game.setdefault(c.game, dict.fromkeys(STATUSES, 0))
         row[c.status] += 1
+    from rich.markup import escape
+
+    engine = escape(printable(trim_text(f"{results.engine.name} {results.engine.version}", 200)))
     level = results.engine.level
-    table = Table(title=f"tcg-oracle · engine {results.engine.name} {results.engine.version}"
+    table = Table(title=f"tcg-oracle · engine {engine}"
                         + (f" · level {level}" if level and level != "trace" else "")
                         + (" · PARTIAL" if results.partial else ""))
     shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
@@ -272,7 +409,8 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     for c in results.cases:
         if c.status in ("fail", "error"):
             why = c.divergence.message if c.divergence else (c.error or "")
-            console.print(f"[red]{c.status}[/red] {c.id}: {why}", markup=True, highlight=False)
+            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(trim_text(why, 300))}"),
+                          highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
 
 
@@ -299,7 +437,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     suite = load_suite([*args.paths, *args.cases] or None)
     errors.extend(str(e) for e in suite.errors)
     for e in errors:
-        print(e, file=sys.stderr)
+        print(printable(e), file=sys.stderr)
     print(f"{len(suite.cases)} valid case(s), {len(errors)} error(s)")
     return EXIT_USAGE if errors else EXIT_OK
 
@@ -326,10 +464,9 @@ def _usage(message: str) -> int:
 
 
 def _write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(path)
+    from .outputs import write_json
+
+    write_json(path, data)
 
 
 _COMMANDS = {
@@ -341,6 +478,7 @@ _COMMANDS = {
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
     "bench": _lazy(".bench"),
+    "prove": _lazy(".smt.cli"),
     "mutants": _lazy(".mutants.cli"),
 }
 

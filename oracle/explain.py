@@ -14,15 +14,22 @@ import argparse
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as _markup_escape
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .text import printable
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
 STYLE = {"pass": "bold green", "fail": "bold red", "error": "bold dark_orange", "skip": "dim"}
 
+
+def escape(text: str) -> str:
+    """Text for the console: control characters and line breaks escaped (an engine's or a case's text
+    cannot forge a line or a colour), then rich markup escaped."""
+    return _markup_escape(printable(text))
 
 def _fmt_args(args: dict[str, Any]) -> str:
     return " ".join(f"{k}={_short(v)}" for k, v in args.items())
@@ -269,8 +276,8 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     suite = load_suite(cases or None)
     lc, near = find_case(case_id, suite)
     if lc is None:
-        msg = f"tcg-oracle explain: no case {case_id!r}"
-        msg += (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words"
+        msg = _not_loaded(case_id, suite) or f"tcg-oracle explain: no case {case_id!r}" + (
+            (". Did you mean: " + ", ".join(near)) if near else "; `tcg-oracle run -k WORD` selects by words")
         console.print(escape(msg), highlight=False)
         for err in suite.errors[:5]:  # the case may be among the invalid ones (a broken suite catalog ...)
             console.print(escape(f"  invalid: {err}"), highlight=False)
@@ -300,6 +307,7 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     if ref.trace:
         narrate(console, case, ref, catalog)
     verdict(console, ref, "reference")
+    order_check(console, case.game, ref.trace)
     if engine is None and engine_spec == "reference":
         return EXIT_OK if ref.status == "pass" else EXIT_FAIL
 
@@ -322,7 +330,33 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
     console.print(f"\n[bold underline]{escape(name)} against the reference[/bold underline]")
     parting(console, ref, res, catalog, name)
     verdict(console, res, name)
+    order_check(console, case.game, res.trace)
     return EXIT_OK if res.status in ("pass", "not_checkable") else EXIT_FAIL
+
+
+def order_check(console: Console, game: str, trace) -> None:
+    """The procedure's ordering constraints on a trace (``oracle.smt.order``); when one is broken, z3's
+    unsat core names the smallest set of clauses broken (``oracle.smt.order_explain``)."""
+    from .smt.order import check_order
+
+    if not trace or not check_order(game, trace):
+        return
+    try:
+        from .smt.order_explain import describe, explain_order
+    except ImportError:  # z3 not installed: the plain check still names every broken pair
+        console.print(escape("\n".join(v.message for v in check_order(game, trace))), highlight=False)
+        return
+    console.print("\n[bold]Ordering constraints[/bold]")
+    console.print(escape(describe(explain_order(game, trace))), highlight=False)
+
+
+def _not_loaded(case_id: str, suite) -> str | None:
+    """When the case exists but does not load (its file, or its game's catalog or card pool, is broken):
+    why, instead of "no case"."""
+    errors = [e for e in suite.errors if e.case_id == case_id]
+    if not errors:
+        return None
+    return f"tcg-oracle explain: case {case_id!r} does not load:\n" + "\n".join(f"  {e}" for e in errors)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -340,10 +374,11 @@ def print_request(case_id: str, cases=None) -> int:
     from .harness.runner import choose_ruleset
     from .loader import load_suite
 
-    lc, near = find_case(case_id, load_suite(cases or None))
+    suite = load_suite(cases or None)
+    lc, near = find_case(case_id, suite)
     if lc is None:
-        print(f"tcg-oracle explain: no case {case_id!r}" + (". Did you mean: " + ", ".join(near) if near else ""),
-              file=sys.stderr)
+        print(_not_loaded(case_id, suite) or f"tcg-oracle explain: no case {case_id!r}"
+              + (". Did you mean: " + ", ".join(near) if near else ""), file=sys.stderr)
         return EXIT_USAGE
     ruleset, _ = choose_ruleset(lc, None)
     print(make_request(lc.case, ruleset, lc.extra).model_dump_json())

@@ -19,12 +19,15 @@ from pydantic import Field, ValidationError, model_validator
 
 from . import paths, registry
 from .core.errors import CaseFileError
+from .limits import check_case_sizes
 from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, Clause, ExpectedMoment, Ruleset
 from .yamlfile import YamlSyntaxError, compose
 
 CATALOG_FILE = "rules.yaml"
 CARDS_FILE = "cards.yaml"
-NOT_CASES = {CATALOG_FILE, CARDS_FILE}
+BLOCK_COUNTS_FILE = "block_counts.yaml"
+"""Block counts of the z3 agreement checks (``oracle/smt/counts.py``), not cases."""
+NOT_CASES = {CATALOG_FILE, CARDS_FILE, BLOCK_COUNTS_FILE}
 
 
 @dataclass(frozen=True)
@@ -101,13 +104,13 @@ def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _validation_errors(exc: ValidationError, path: str, node: yaml.Node | None, case_id: str | None,
-                       prefix: tuple[Any, ...] = ()) -> list[CaseFileError]:
+                       prefix: tuple[Any, ...] = (), schema: str = "case") -> list[CaseFileError]:
     out = []
     for err in exc.errors():
         loc = _clean_loc(tuple(err["loc"]))
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = "unknown field (check its spelling against `tcg-oracle schema case`)"
+            msg = f"unknown field (check its spelling against `tcg-oracle schema {schema}`)"
         out.append(CaseFileError(path, msg, line=_line_of(node, loc), case_id=case_id,
                                  field=_field(prefix + loc) or None))
     return out
@@ -121,15 +124,19 @@ def game_dir(game: str, root: Path | None = None) -> Path:
     return (root or paths.cases_dir()) / game
 
 
-def _load_model(path: Path, model: type, what: str):
+def _load_model(path: Path, model: type, what: str, schema: str | None = None):
     text = path.read_text(encoding="utf-8")
     data, node = _compose(text, str(path))
+    if data is None:
+        raise CaseFileError(str(path), f"the file is empty; a {what} is a mapping"
+                            + (f" (`tcg-oracle schema {schema}`)" if schema else ""), line=1)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        errors = _validation_errors(exc, str(path), node, None)
+        errors = _validation_errors(exc, str(path), node, None, schema=schema or "case")
         raise CaseFileError(str(path), f"invalid {what}: " + "; ".join(
-            f"line {e.line} field {e.field}: {e.message}" for e in errors), line=errors[0].line) from None
+            ", ".join(x for x in (e.line and f"line {e.line}", e.field and f"field {e.field}") if x)
+            + f": {e.message}" for e in errors), line=errors[0].line) from None
 
 
 Extra = tuple[Path, ...]
@@ -161,7 +168,7 @@ def load_cards(game: str, root: Path | None = None, extra: Extra = ()) -> dict[s
 
 @cache
 def _load_catalog(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any, ...]) -> Catalog:
-    base = _load_model(game_dir(game, root) / CATALOG_FILE, Catalog, "clause catalog")
+    base = _load_model(game_dir(game, root) / CATALOG_FILE, Catalog, "clause catalog", "catalog")
     for path in extra:
         if path.name == CATALOG_FILE:
             base = _extend_catalog(base, path)
@@ -172,8 +179,9 @@ def _load_catalog(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any
 def _load_cards(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any, ...]) -> dict[str, CardDef]:
     out: dict[str, CardDef] = {}
     for path in (game_dir(game, root) / CARDS_FILE, *(p for p in extra if p.name == CARDS_FILE)):
-        pool: CardPool = _load_model(path, CardPool, "card pool")
+        pool: CardPool = _load_model(path, CardPool, "card pool", "cards")
         _same_game(pool.game, game, path)
+        _check_pool_abilities(pool, game, path)
         for i, card in enumerate(pool.cards):
             if card.name in out:
                 node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
@@ -210,7 +218,7 @@ def _same_game(declared: str, game: str, path: Path) -> None:
 
 
 def _extend_catalog(base: Catalog, path: Path) -> Catalog:
-    ext: CatalogExtension = _load_model(path, CatalogExtension, "clause catalog (a suite's extension)")
+    ext: CatalogExtension = _load_model(path, CatalogExtension, "clause catalog (a suite's extension)", "catalog")
     _same_game(ext.game, base.game, path)
     node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
     for part, items, have in (("documents", ext.documents, base.documents), ("rulesets", ext.rulesets, base.rulesets),
@@ -241,6 +249,17 @@ def suite_extras(path: Path, game: str, root: Path | None = None) -> Extra:
     out = [here / name for name in (CATALOG_FILE, CARDS_FILE)
            if (here / name).is_file() and (here / name).resolve() not in builtin]
     return tuple(out)
+def _check_pool_abilities(pool: CardPool, game: str, path: Path) -> None:
+    """Every ability of the pool's cards is in the game's vocabulary (else a located error)."""
+    voc = registry.get(game).vocabulary if game in registry.names() else None
+    if voc is None:
+        return
+    for i, card in enumerate(pool.cards):
+        problems = _check_abilities(card.abilities, voc, ("cards", i, "abilities"))
+        if problems:
+            loc, msg = problems[0]
+            _, node = _compose(path.read_text(encoding="utf-8"), str(path))
+            raise CaseFileError(str(path), f"card {card.name!r}: {msg}", line=_line_of(node, loc), field=_field(loc))
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,7 +286,7 @@ def load_case_file(path: Path, *, root: Path | None = None, extras: dict[str, Ex
     nodes = node.value if isinstance(node, yaml.SequenceNode) else [node]
     for raw, n in zip(items, nodes):
         line = n.start_mark.line + 1
-        case_id = raw.get("id") if isinstance(raw, dict) else None
+        case_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
         if not isinstance(raw, dict):
             suite.errors.append(CaseFileError(spath, "a case must be a mapping", line=line))
             continue
@@ -392,7 +411,9 @@ Problem = tuple[tuple[Any, ...], str]
 def check_case(case: Case, *, root: Path | None = None, extra: Extra = ()) -> list[Problem]:
     """What pydantic cannot know: clause ids, cards, zones, decisions, events, reasons of the game
     (its catalog and card pool extended by ``extra``, a suite's own files)."""
-    problems: list[Problem] = []
+    problems: list[Problem] = check_case_sizes(case)  # first: a huge count must not be expanded below
+    if problems:
+        return problems
     try:
         game = registry.get(case.game)
     except KeyError as exc:
@@ -450,6 +471,10 @@ def check_case(case: Case, *, root: Path | None = None, extra: Extra = ()) -> li
             problems.append((("script", i), f"decision by {d.player!r}, who is not a player"))
         if d.kind not in voc.decisions:
             problems.append((("script", i), f"unknown decision {d.kind!r}; {case.game} decisions are {sorted(voc.decisions)}"))
+        elif voc.decisions[d.kind].args == "null" and d.args is not None:
+            # e.g. {alice: {pass: declare_blockers}}: a pass is one pass; later ones are implied where the game says so
+            problems.append((("script", i), f"{d.kind} takes no argument (write {{{d.player}: {d.kind}}}); "
+                             f"got {d.args!r}" + (f". {voc.decisions[d.kind].doc}" if d.kind == "pass" else "")))
 
     ex = case.expect
     if ex.exact and not ex.events:
@@ -593,7 +618,9 @@ def _check_step(setup, voc) -> list[Problem]:
 def _a_target(setup, target: str) -> bool:
     if target in setup.players:
         return target != setup.active
-    return any(cs.id == target and (cs.controller or pid) != setup.active
+    # a card an opponent controls, or one an opponent protects (Magic 310.8b: a Siege's controller may attack it)
+    return any(cs.id == target and ((cs.controller or pid) != setup.active
+                                    or cs.protector not in (None, setup.active))
                for pid, p in setup.players.items() for zone, content in p.zones.items()
                if zone == "battlefield" and not isinstance(content, int) for cs in content)
 

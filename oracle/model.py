@@ -471,10 +471,9 @@ class Hello(Frozen):
 
     @property
     def v1(self) -> bool:
+        """Protocol 1: level trace with reason codes, and an entry absent from the trace was never reached
+        (protocol 2: never asked, when later entries were)."""
         return self.protocol_version < 2
-
-    def reports_event(self, game: str, kind: str) -> bool:
-        return self.events is None or game not in self.events or kind in self.events[game]
 
 
 class CaseRequest(Frozen):
@@ -584,6 +583,36 @@ class Bye(Frozen):
 
 
 # --------------------------------------------------------------------------------------------
+# Optional capability ``legal_blocks`` (issue 12: the z3 agreement checks against any engine).
+# Kept in its own block: an engine that lists "legal_blocks" in hello.capabilities answers these.
+
+
+class LegalBlocksRequest(Frozen):
+    """The board at the block step -- a case setup and the decisions up to the block (the attack) --
+    asking how many block declarations are legal there."""
+
+    type: Literal["legal_blocks"] = "legal_blocks"
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    game: str
+    ruleset: str
+    setup: dict[str, Any]
+    script: list[dict[str, Any]] = Field(description="The decisions up to the block step: the attack")
+    cards: dict[str, dict[str, Any]] = Field(description="Card pool entries used by the setup, by name")
+    enumerate: bool = Field(default=False, description="Also list the legal declarations, not only count them")
+
+
+class LegalBlocksReply(Frozen):
+    type: Literal["legal_blocks"] = "legal_blocks"
+    id: str
+    count: int = Field(ge=0, description="How many legal block declarations (declaring no block is one)")
+    divide: dict[str, int] | None = Field(
+        default=None, description="Per attacker, in how many legal declarations it is blocked (perft's divide)")
+    declarations: list[list[tuple[str, str]]] | None = Field(
+        default=None, description="With enumerate: each legal declaration as [blocker, attacker] pairs")
+
+
+# --------------------------------------------------------------------------------------------
 # Results
 
 
@@ -599,7 +628,7 @@ class Unchecked(Frozen):
 class Divergence(Frozen):
     """The first place where the engine under test parts from the expectation."""
 
-    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection"]
+    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order"]
     message: str
     index: int | None = Field(default=None, description="Index of the expected item")
     expected: Any = None
@@ -671,7 +700,8 @@ def json_schema(name: str) -> dict[str, Any]:
     from pydantic import TypeAdapter
 
     if name == "protocol":
-        adapter = TypeAdapter(Union[Hello, CaseRequest, CaseReply, LegalityRequest, LegalityReply, Bye])
+        adapter = TypeAdapter(Union[Hello, CaseRequest, CaseReply, LegalityRequest, LegalityReply, Bye,
+                                    LegalBlocksRequest, LegalBlocksReply])
         schema = adapter.json_schema()
         schema["title"] = f"tcg-oracle protocol v{PROTOCOL_VERSION}"
         return schema

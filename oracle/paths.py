@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -19,7 +20,11 @@ def cases_dir() -> Path:
 
 
 def seeds_dir() -> Path | None:
-    """``shared/seeds`` beside the checkout, when there is one (tests quote-check against it)."""
+    """The seed texts the tests quote-check against: ``$TCG_ORACLE_SEEDS``, else ``shared/seeds`` beside
+    the checkout, when there is one."""
+    env = os.environ.get("TCG_ORACLE_SEEDS")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
     for base in (_HERE.parent.parent / "shared" / "seeds", _HERE.parent / "shared" / "seeds"):
         if base.is_dir():
             return base

@@ -40,6 +40,18 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     return CaseFile.from_parent(parent, path=file_path)
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Start the engine before anything runs: one clear message (exit code 3) when it cannot start,
+    not one traceback per item. Under xdist the controller only checks, and each worker starts its own."""
+    config = session.config
+    if config.getoption("tcg_engine", None) is None or hasattr(config, "workerinput"):
+        return
+    engine, _ = _engine(config)
+    if getattr(config.option, "numprocesses", None):
+        engine.close()
+        del config.stash[_ENGINE_KEY]
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     engine = config.stash.get(_ENGINE_KEY, None)
     if engine is not None:
@@ -47,13 +59,25 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _engine(config: pytest.Config):
-    """One engine per pytest process (per xdist worker), started on first use."""
+    """One engine per pytest process (per xdist worker), started on first use. An engine that cannot
+    be started ends the session with one message (exit code 3, as ``tcg-oracle run``)."""
     held = config.stash.get(_ENGINE_KEY, None)
     if held is None:
+        from .core.errors import EngineStartError  # noqa: PLC0415
         from .harness.engine import make_engine  # noqa: PLC0415
 
-        engine = make_engine(config.getoption("tcg_engine"))
-        held = (engine, engine.hello())
+        spec = config.getoption("tcg_engine")
+        engine = None
+        try:
+            engine = make_engine(spec)
+            held = (engine, engine.hello())
+        except (EngineStartError, ValueError) as exc:
+            if engine is not None:
+                engine.close()
+            message = f"tcg-oracle: the engine {spec} could not be started: {exc}"
+            if hasattr(config, "workerinput"):  # an xdist worker cannot end the session: each item says it
+                raise CaseFailure(message) from None
+            pytest.exit(message, returncode=3)
         config.stash[_ENGINE_KEY] = held
     return held
 
@@ -99,16 +123,16 @@ class CaseItem(pytest.Item):
         self.extra_keyword_matches.update([loaded.case.game, *loaded.case.features])  # -k by game or feature
 
     def runtest(self) -> None:
-        from .harness.runner import choose_ruleset, run_case  # noqa: PLC0415
+        from .harness.runner import _unsupported, choose_ruleset, run_case  # noqa: PLC0415
 
         config = self.config
         engine, hello = _engine(config)
-        case = self.loaded.case
         ruleset, why = choose_ruleset(self.loaded, config.getoption("tcg_ruleset"))
         if why:
             pytest.skip(why)
-        if case.game not in hello.games:
-            pytest.skip(f"engine {hello.engine.name} does not play {case.game}")
+        unsupported = _unsupported(self.loaded, hello, hello.engine.name)  # the same skips as `run`
+        if unsupported:
+            pytest.skip(unsupported)
         result = run_case(engine, self.loaded, ruleset, hello.engine.name, config.getoption("tcg_timeout"),
                           hello=hello)
         if result.status == "skip":
@@ -133,6 +157,8 @@ def format_failure(loaded: Any, result: Any) -> str:
     """The case's ruling (quote and source), then the first divergence or the error."""
     import json  # noqa: PLC0415
 
+    from .text import printable  # noqa: PLC0415
+
     case = loaded.case
     src = case.source
     lines = [f"{result.status.upper()}: {case.id} ({loaded.path}:{loaded.line})", f"  {case.title}",
@@ -143,7 +169,7 @@ def format_failure(loaded: Any, result: Any) -> str:
         lines.append(f"  ruling ({doc}): {quote}")
     if result.divergence is not None:
         d = result.divergence
-        lines.append(f"  first divergence ({d.what}): {d.message}")
+        lines.append(f"  first divergence ({d.what}): {printable(d.message)}")
         lines.append(f"    expected: {json.dumps(d.expected, ensure_ascii=False, default=str)}")
         lines.append(f"    actual:   {json.dumps(d.actual, ensure_ascii=False, default=str)}")
         if d.context:
@@ -152,5 +178,5 @@ def format_failure(loaded: Any, result: Any) -> str:
                 clause = f"  [{e.clause}]" if e.clause else ""
                 lines.append(f"      {e.moment:>3} {e.kind} {json.dumps(e.args, ensure_ascii=False, default=str)}{clause}")
     if result.error:
-        lines.append(f"  error: {result.error}")
+        lines.append(f"  error: {printable(result.error)}")
     return "\n".join(lines)

@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from .limits import LimitError, check_yaml_nodes, check_yaml_text
+
 try:  # the C loader is much faster; fall back where libyaml is missing
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
@@ -30,15 +32,30 @@ class YamlSyntaxError(ValueError):
         super().__init__(self.message)
 
 
+class YamlLimitError(YamlSyntaxError):
+    """A file past one of :mod:`oracle.limits`' limits (size, nesting, alias expansion, value length).
+    A subclass of :class:`YamlSyntaxError` so every reader that reports one reports the other."""
+
+    def __init__(self, exc: LimitError) -> None:
+        super().__init__(exc.message, exc.line, None, None, None)
+        self.message = f"{exc.message} (see the README's limits)"
+        self.args = (self.message,)
+
+
 def compose(text: str) -> tuple[Any, yaml.Node | None]:
-    """The document as Python data, and its node tree (for line numbers)."""
+    """The document as Python data, and its node tree (for line numbers); past a limit of
+    :mod:`oracle.limits`, a :class:`YamlLimitError` before anything is built."""
     try:
+        check_yaml_text(text)
         loader = _Loader(text)
         try:
             node = loader.get_single_node()
+            check_yaml_nodes(node)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except LimitError as exc:
+        raise YamlLimitError(exc) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         cmark = getattr(exc, "context_mark", None)

@@ -1,9 +1,8 @@
-"""``tcg-oracle report RESULTS.json... --out FILE [--baseline FILE]``."""
+"""``tcg-oracle report RESULTS.json... --out FILE [--baseline FILE] [--cases PATH]... [--proofs FILE]``."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -12,16 +11,20 @@ from pydantic import ValidationError
 EXIT_OK, EXIT_USAGE = 0, 2
 
 
-def load_results(path: Path):
-    """One results file (a run, a merged run of shards or of several engines)."""
-    from oracle.model import Results
+def _read(path: Path):
+    from oracle.limits import loads_json
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return loads_json(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise ValueError(f"{path}: not JSON: {exc}") from None
+
+
+def _results(path: Path, data):
+    from oracle.model import Results
+
     try:
         return Results.model_validate(data)
     except ValidationError as exc:
@@ -31,17 +34,19 @@ def load_results(path: Path):
                          f"first at {where or 'top level'}: {first['msg']})") from None
 
 
+def load_results(path: Path):
+    """One results file (a run, a merged run of shards or of several engines)."""
+    return _results(path, _read(path))
+
+
 def load_input(path: Path):
     """A results file, or a kill-matrix file (``tcg-oracle mutants --results FILE``): (results, matrix)."""
     from oracle.mutants.kill import is_kill_matrix
 
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return load_results(path), None  # says what is wrong
+    data = _read(path)
     if is_kill_matrix(data):
         return None, data
-    return load_results(path), None
+    return _results(path, data), None
 
 
 def main(args: argparse.Namespace) -> int:
@@ -67,9 +72,12 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         out = render_report(results, Path(args.out), baseline=getattr(args, "baseline", None), catalogs=catalogs,
-                            kill_matrices=matrices)
-    except BaselineError as exc:
+                            proofs=getattr(args, "proofs", None), kill_matrices=matrices)
+    except (BaselineError, ValueError) as exc:  # a broken baseline or proofs file: said with its path
         print(f"tcg-oracle report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # --out a folder, or not writable: said, no traceback
+        print(f"tcg-oracle report: --out {args.out}: cannot write: {exc}", file=sys.stderr)
         return EXIT_USAGE
     n = sum(len(r.cases) for r in results)
     print(f"report: {out} ({n} results from {len(results)} file(s)"

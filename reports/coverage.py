@@ -31,6 +31,12 @@ class ClauseRow:
     executed: int = 0
     asserted: int = 0
     per_engine: list[dict[str, int]] = field(default_factory=list)
+    proofs: list[Any] = field(default_factory=list)
+    """Bounded properties tied to the clause (``reports.proofs.ProofRow``), when a prove run was given."""
+
+    @property
+    def proved(self) -> list[Any]:
+        return [p for p in self.proofs if p.status == "proved"]
 
     @property
     def state(self) -> str:
@@ -71,12 +77,16 @@ class GameCoverage:
     def executed_percent(self) -> float:
         return rate(self.executed, len(self.testable))
 
+    @property
+    def proved(self) -> int:
+        return sum(1 for c in self.testable if c.proved)
+
     def count(self, state: str) -> int:
         return sum(1 for c in self.clauses if c.state == state)
 
 
 def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
-                  runs: list[EngineRun]) -> GameCoverage:
+                  runs: list[EngineRun], proofs: Mapping[str, list[Any]] | None = None) -> GameCoverage:
     ref = [r for r in runs if r.name == REFERENCE and any(c.game == game for c in r.cases.values())]
     source_runs = ref[:1] or runs
     source = (f"coverage from the {REFERENCE} engine's trace" if ref else
@@ -121,6 +131,9 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
                 if res is not None:
                     counts[res.status] += 1
             r.per_engine.append(counts)
+    for cid, rows_ in (proofs or {}).items():
+        if cid.startswith(f"{game}:"):
+            row(cid).proofs = list(rows_)
     assumptions = []
     if catalog is not None:
         relying: dict[str, list[str]] = {}

@@ -25,6 +25,8 @@ from markupsafe import Markup
 
 from oracle import __version__
 from oracle.baseline import Baseline
+
+from .proofs import load_proofs
 from oracle.model import STATUSES, Catalog, Results
 from oracle.portable import Portable
 
@@ -163,7 +165,7 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
 
 
 def build(results: list[Results], baseline: str | Path | Baseline | None = None,
-          catalogs: Mapping[str, Catalog] | None = None,
+          catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None,
           kill_matrices: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Everything the template needs."""
     runs = split_runs(results)
@@ -173,6 +175,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
             if c.game not in games:
                 games.append(c.game)
     cats = load_catalogs(games, catalogs)
+    proved = load_proofs(proofs) if proofs is not None else None
     pools = _pools(games)
     diff = baseline_mod.diff(baseline_mod.resolve(baseline), runs) if baseline is not None else None
     regressed = {(ch.engine, ch.id) for ch in diff.regressions} if diff is not None else set()
@@ -221,7 +224,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
     for g in games:
         cat, err = cats[g]
         err = err and Portable().text(err)  # the catalog's path: relative to its suite, as in results
-        cov = game_coverage(g, cat, err, runs)
+        cov = game_coverage(g, cat, err, runs, proved)
         coverage.append(cov)
         for row in cov.clauses:
             if row.in_catalog:
@@ -248,6 +251,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "statuses": STATUSES,
         "summary": summary(runs, games),
         "coverage": coverage,
+        "has_proofs": proved is not None,
         "diff": diff,
         "has_baseline": diff is not None,
         "histories": histories(runs, games),
@@ -279,10 +283,10 @@ def embed(blob: dict[str, Any], pack_above: int = PACK_ABOVE) -> dict[str, Any]:
 
 
 def render_html(results: list[Results], baseline: str | Path | Baseline | None = None,
-                catalogs: Mapping[str, Catalog] | None = None,
+                catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None,
                 kill_matrices: list[dict[str, Any]] | None = None, pack_above: int = PACK_ABOVE) -> str:
     with _no_gc():
-        context = build(results, baseline, catalogs, kill_matrices)
+        context = build(results, baseline, catalogs, proofs, kill_matrices)
         context.update(embed(context.pop("blob"), pack_above))
         return _env().get_template("report.html.j2").render(**context)
 
@@ -301,16 +305,15 @@ def _no_gc() -> Iterator[None]:
 
 
 def render_report(results: list[Results], out: Path, baseline: str | Path | Baseline | None = None,
-                  catalogs: Mapping[str, Catalog] | None = None,
+                  catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None,
                   kill_matrices: list[dict[str, Any]] | None = None) -> Path:
     """Write the report for one or more :class:`~oracle.model.Results` (each one engine run, or a
     merged file of several); ``baseline`` (a path to a baseline file, or an
     :class:`oracle.baseline.Baseline`) adds the regressions view; ``catalogs`` overrides the games'
-    clause catalogs (tests)."""
+    clause catalogs (tests); ``proofs`` (a ``tcg-oracle prove --json`` file) adds the clauses proved by a
+    bounded property to the coverage table."""
     out = Path(out)
-    html = render_html(list(results), baseline, catalogs, kill_matrices)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(out)
-    return out
+    html = render_html(list(results), baseline, catalogs, proofs, kill_matrices)
+    from oracle.outputs import write_atomic
+
+    return write_atomic(out, html)

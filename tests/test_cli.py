@@ -98,11 +98,11 @@ def test_run_selects_with_k(tmp_path):
                for c in data["cases"])
 
 
-def test_unknown_ruleset_skips_everything(tmp_path):
+def test_an_unknown_ruleset_is_bad_usage(tmp_path):
     r = cli("run", "--game", "ijinden", "--ruleset", "no-such-edition", "--results", str(tmp_path / "r.json"),
             "--report", "")
-    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert r.returncode == 0 and data["summary"]["skip"] == len(data["cases"]) > 0
+    assert r.returncode == 2 and "unknown ruleset" in r.stderr and "ijinden-rulecard-2.0-231225" in r.stderr
+    assert not (tmp_path / "r.json").exists(), "bad usage is said before the run"
 
 
 @pytest.mark.parametrize("args, words", [

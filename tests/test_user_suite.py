@@ -156,7 +156,8 @@ def test_explain_names_the_suite_errors_when_the_case_is_not_found(suite, capsys
                                                   encoding="utf-8")
     assert main(["explain", "user.lone-attacker", "--cases", str(suite)]) == 2
     out = capsys.readouterr().out.replace("\n", "")  # rich wraps long lines
-    assert "no case" in out and "cards.yaml" in out and "typs" in out
+    # the case is named as not loading (not "no case"), with the suite file and field that broke it
+    assert "user.lone-attacker' does not load" in out and "cards.yaml" in out and "typs" in out
 
 
 def test_a_catalog_or_pool_file_that_extends_nothing_is_said(suite):

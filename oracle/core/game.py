@@ -42,6 +42,12 @@ class GameModule:
     def run(self, request: CaseRequest) -> CaseReply:
         return importlib.import_module(self.rules).run(request)
 
+    def explicit_script(self, request: CaseRequest) -> list[dict[str, Any]]:
+        """The request's script with any shorthand of the game written out (Magic: implied passes); a game
+        without one returns it as it is. Legality questions are asked of explicit scripts."""
+        expand = getattr(importlib.import_module(self.rules), "explicit_script", None)
+        return list(request.script) if expand is None else expand(request)
+
     @property
     def legality(self) -> str:
         """The module of the game's decision enumeration (``legality.py`` beside ``rules``)."""
@@ -85,7 +91,9 @@ def run_procedure(
 ) -> CaseReply:
     """Build the state from the setup, play the script to its end (or to a win), project the end state.
 
-    The reply carries the trace, and (protocol 2) each entry's outcome (``decisions``) and the state
+    The reply carries the trace and, when :data:`OBSERVE` asks for more than the default (``serve``, a
+    legality query, a case whose checks read checkpoints), each entry's outcome (``decisions``; by default
+    the harness derives them from the trace, where they are the decided / rejected events) and the state
     after it (``checkpoints``, the same projection as ``final``). Script errors (a missing or left-over
     decision) propagate: the runner reports them as ``error``. Under ``Observe(stop_after=N)`` play stops
     once entry N is decided, and the reply's last decision is that entry's outcome.
@@ -114,7 +122,7 @@ def run_procedure(
     entries = [built(TraceEntry, {"moment": e.moment, "kind": e.kind, "args": e.args, "clause": e.clause})
                for e in trace.entries]
     decisions = [built(DecisionOutcome, {"at": i, "outcome": o, "reason": r})
-                 for i, (o, r) in enumerate(script.outcomes)]
+                 for i, (o, r) in enumerate(script.outcomes)] if opts is not DEFAULT else None
     checkpoints = [built(Checkpoint, {"after": i - 1, "state": st}) for i, st in enumerate(script.checkpoints)] \
         if opts.checkpoints else None
     return built(CaseReply, {"type": "result", "id": request.id, "trace": entries, "final": final, "winner": winner,

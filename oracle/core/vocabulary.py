@@ -118,4 +118,8 @@ def markdown(voc: Vocabulary) -> str:
                     + (" (tapped)" if s.attackers_tapped else "")
                     + ("; cards marked `blocking: <attacker id>`" if s.blockers else ""))
             out += [f"| `{s.name}` | {cell(held)} | {cell(s.doc)} |"]
+    out += ["", "| final-state field | type and meaning |", "|---|---|"]
+    out += [f"| `players.<p>.{z}` | list of card ids (or a count, in a case) |" for z in voc.zones]
+    out += [f"| `players.<p>.{f}` | {cell(doc)} |" for f, doc in voc.player_fields.items()]
+    out += [f"| `cards.<id>.{f}` | {cell(doc)} |" for f, doc in voc.card_fields.items()]
     return "\n".join(out)

@@ -18,9 +18,13 @@ import threading
 import time
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..core.errors import EngineError, EngineStartError
 from ..model import CaseReply, CaseRequest, Hello, LegalityReply, LegalityRequest
 from . import jsonl
+from ..limits import LINE_MAX_BYTES
+from ..text import trim_text
 from .engine import Engine, ReferenceEngine
 
 START_TIMEOUT = 20.0
@@ -80,6 +84,7 @@ class SubprocessEngine:
         self._buf = bytearray()
         self._sel: selectors.BaseSelector | None = None
         self._hello: Hello | None = None
+        self._busy = False  # a case is in flight (an interrupt came mid-case): close stops it at once
 
     @property
     def command(self) -> str:
@@ -114,7 +119,9 @@ class SubprocessEngine:
         self._sel.register(proc.stdout, selectors.EVENT_READ)
         os.set_blocking(proc.stdin.fileno(), False)
         try:
+            self._busy = True  # not listening for bye until its hello is written
             line = self._readline(time.monotonic() + self.start_timeout)
+            self._busy = False
             hello = jsonl.parse_hello(line)
         except _Timeout:
             self._kill()
@@ -126,14 +133,15 @@ class SubprocessEngine:
             raise EngineStartError(f"{self.command!r} exited (code {code}) before its hello line"
                                    + (f"; it wrote {jsonl.trim(eof.pending)}" if eof.pending else "")
                                    + self._tail_note()) from None
-        except EngineStartError as exc:
+        except (EngineStartError, jsonl.ProtocolError) as exc:
             self._kill()
             raise EngineStartError(f"{self.command!r}: {exc}") from None
-        self._hello = self._hello or hello
+        self._hello = self._hello or _bounded(hello)
 
     def _kill(self) -> int | None:
         """Stop the process (it is restarted on the next case); its exit code."""
         proc, self._proc = self._proc, None
+        self._busy = False
         if proc is None:
             return None
         if self._sel is not None:
@@ -163,6 +171,9 @@ class SubprocessEngine:
         proc = self._proc
         if proc is None:
             return
+        if self._busy:  # interrupted mid-case: the engine is not listening for bye
+            self._kill()
+            return
         try:
             self._write(jsonl.BYE, time.monotonic() + 2)
             proc.stdin.close()  # type: ignore[union-attr]
@@ -185,22 +196,36 @@ class SubprocessEngine:
             self.restarts += 1
         deadline = time.monotonic() + timeout if timeout else None
         try:
+            self._busy = True
             self._write(jsonl.encode(request), deadline)
             line = self._readline(deadline)
+            self._busy = False
             return parse(line, request.id)
         except _Timeout:
             self._kill()
             raise EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is restarted "
                               f"for the next case" + self._tail_note()) from None
         except (_Eof, BrokenPipeError) as exc:
-            code = self._kill()
+            how = self._how_it_ended()
             pending = getattr(exc, "pending", b"")
-            raise EngineError(f"the engine exited (code {code}) during the case; it is restarted for the next case"
+            raise EngineError(f"the engine {how} during the case; it is restarted for the next case"
                               + (f"; it wrote {jsonl.trim(pending)}" if pending else "")
                               + self._tail_note()) from None
         except jsonl.ProtocolError as exc:
             self._kill()
             raise jsonl.ProtocolError(f"{exc} (the engine is restarted for the next case)") from None
+
+    def _how_it_ended(self) -> str:
+        """After end of output: "exited (code N)" when the process ended by itself (given a moment), else
+        "closed its stdout" (it was still running; it is stopped)."""
+        proc = self._proc
+        try:
+            code = proc.wait(0.5) if proc is not None else None
+        except subprocess.TimeoutExpired:
+            self._kill()
+            return "closed its stdout (it was still running, and was stopped)"
+        self._kill()
+        return f"exited (code {code})"
 
     def _tail_note(self) -> str:
         tail = self._stderr.text(wait=0.2 if self._proc is None else 0.0) if self._stderr else ""
@@ -250,6 +275,10 @@ class SubprocessEngine:
                 buf.clear()
                 raise _Eof(pending)
             buf += chunk
+            if len(buf) > LINE_MAX_BYTES:
+                buf.clear()
+                raise jsonl.ProtocolError(f"the engine wrote a line longer than {LINE_MAX_BYTES:,} bytes (the limit "
+                                          f"of one protocol line)")
 
 
 class PythonEngine:
@@ -265,14 +294,56 @@ class PythonEngine:
         self.inner = make()
         self.restarts = 0
 
+    start_timeout = START_TIMEOUT
+
     def hello(self) -> Hello:
-        h = self.inner.hello()
-        return h if isinstance(h, Hello) else Hello.model_validate(h)
+        box: dict[str, Any] = {}
+        inner = self.inner
+
+        def call() -> None:
+            try:
+                box["hello"] = inner.hello()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+                box["error"] = exc
+
+        worker = threading.Thread(target=call, name="tcg-oracle hello", daemon=True)
+        worker.start()
+        worker.join(self.start_timeout)
+        if worker.is_alive():  # like a cmd: engine that writes no hello: the run stops (exit 3)
+            raise EngineStartError(f"{self.name}: hello() did not return within {self.start_timeout:g} s")
+        if "error" in box:  # like a cmd: engine that dies before its hello
+            raise EngineStartError(f"{self.name}: hello() raised {_raised(box['error'])}")
+        h = box["hello"]
+        if isinstance(h, Hello):
+            return _bounded(h)
+        if not isinstance(h, dict):
+            raise EngineStartError(f"{self.name}: hello() returned {type(h).__name__}, not a Hello or a mapping of "
+                                   f"the same shape (see `tcg-oracle schema protocol`)")
+        try:
+            return _bounded(Hello.model_validate(h))
+        except ValidationError as exc:
+            raise EngineStartError(f"{self.name}: hello() returned an invalid hello ({jsonl.first_problem(exc)}); "
+                                   f"see `tcg-oracle schema protocol`") from None
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
-        reply = self.inner.run_case(request, timeout) if timeout is None else self._run_bounded(request, timeout)
-        if not isinstance(reply, CaseReply):
-            reply = CaseReply.model_validate(reply)
+        if timeout:
+            reply = self._run_bounded(request, timeout)
+        else:
+            try:
+                reply = self.inner.run_case(request, timeout)
+            except SystemExit as exc:
+                raise self._exited(exc) from None
+        if isinstance(reply, CaseReply):
+            pass
+        elif not isinstance(reply, dict):
+            raise jsonl.ProtocolError(f"{self.name}: run_case() returned {type(reply).__name__}, not a CaseReply "
+                                      f"or a mapping of the same shape")
+        else:
+            try:
+                reply = CaseReply.model_validate(reply)
+            except ValidationError as exc:
+                raise jsonl.ProtocolError(f"{self.name}: run_case() returned a reply that does not match the "
+                                          f"protocol ({jsonl.first_problem(exc)})") from None
         if reply.id != request.id:
             raise jsonl.ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
         return reply
@@ -286,6 +357,18 @@ class PythonEngine:
         if not isinstance(reply, LegalityReply):
             reply = LegalityReply.model_validate(reply)
         return reply
+
+    def _exited(self, exc: SystemExit) -> EngineError:
+        """``sys.exit()`` inside ``run_case`` costs the case, like a ``cmd:`` engine that exits; a new
+        instance from the factory plays the next one."""
+        try:
+            self.inner = self.make()
+            self.restarts += 1
+        except Exception as err:  # noqa: BLE001 - a factory that fails now cannot restart the engine
+            return EngineStartError(f"{self.name}: run_case() called sys.exit({exc.code!r}), and the factory failed "
+                                    f"to make a new instance: {_raised(err)}")
+        return EngineError(f"the engine called sys.exit({exc.code!r}) during the case; a new instance from the "
+                           f"factory plays the next case")
 
     def _run_bounded(self, request: Any, timeout: float, call: Any = None) -> Any:
         box: dict[str, Any] = {}
@@ -310,6 +393,8 @@ class PythonEngine:
             self.restarts += 1
             raise EngineError(f"timeout: no reply within {timeout:g} s (in process: the call is abandoned and a "
                               f"new instance from the factory plays the next case)")
+        if isinstance(box.get("error"), SystemExit):
+            raise self._exited(box["error"])
         if "error" in box:
             raise box["error"]
         return box["reply"]
@@ -317,7 +402,24 @@ class PythonEngine:
     def close(self) -> None:
         close = getattr(self.inner, "close", None)
         if close:
-            close()
+            try:
+                close()
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - said by the caller; the results stay
+                raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
+
+
+def _bounded(hello: Hello) -> Hello:
+    """The hello with its engine name and version trimmed (engine text is stored and printed)."""
+    name, version = trim_text(hello.engine.name, 200), trim_text(hello.engine.version, 200)
+    if (name, version) == (hello.engine.name, hello.engine.version):
+        return hello
+    return hello.model_copy(update={"engine": hello.engine.model_copy(update={"name": name, "version": version})})
+
+
+def _raised(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit (sys.exit({exc.code!r}))"
+    return f"{type(exc).__name__}: {trim_text(str(exc))}"
 
 
 def _python(target: str, spec: str) -> Engine:

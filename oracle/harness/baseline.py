@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..baseline import (RANK, Baseline, BaselineError, Classification, classify, dump_baseline,
+from ..baseline import (RANK, Baseline, BaselineError, Change, Classification, classify, dump_baseline,
                         load_baseline, run_statuses)
 from ..model import Results
+from ..text import printable
 
 __all__ = ["RANK", "Baseline", "BaselineError", "Classification", "compare_baseline", "dump_baseline",
            "gate", "load_baseline", "report"]
@@ -26,6 +27,9 @@ def compare_baseline(results: Results, baseline: Baseline) -> Classification:
 
 
 def report(cmp: Classification, stream: TextIO) -> None:
+    """The changes, one line each (case ids escaped: a broken file's raw id may hold control characters)."""
+    cmp = Classification(*(tuple(Change(printable(c.id), c.was, c.now) for c in part) for part in
+                           (cmp.regressions, cmp.newly_passing, cmp.other_changes)), cmp.not_run)
     for cid, was, now in cmp.regressions:
         print(f"REGRESSION {cid}: {now}" + (f" (baseline: {was})" if was else " (new case, not in the baseline)"),
               file=stream)
@@ -47,11 +51,19 @@ def gate(results: Results, baseline_path: str | Path | None, *, update: bool = F
     path = Path(baseline_path)
     if update:
         try:
-            dump_baseline(results, path)
+            keep = load_baseline(path) if path.exists() else None
+        except BaselineError as exc:
+            print(f"tcg-oracle: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            dump_baseline(results, path, keep=keep)
         except OSError as exc:
             print(f"tcg-oracle: cannot write baseline {path}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_USAGE
-        print(f"baseline written: {path} ({len(run_statuses(results))} case(s))", file=stream)
+        ran = run_statuses(results)
+        kept = len(set(keep.cases) - set(ran)) if keep else 0
+        print(f"baseline written: {path} ({len(ran)} case(s) of this run"
+              + (f", {kept} kept from before: not in this run" if kept else "") + ")", file=stream)
         return EXIT_OK
     try:
         baseline = load_baseline(path)

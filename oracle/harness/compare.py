@@ -22,6 +22,8 @@ part it could not check. A case none of whose expectations could be checked is `
 - ``absent`` (``steps``): none of these events anywhere.
 - ``after`` (``checkpoints``): the state after decision N, projected as ``final``.
 - ``winner`` and ``final`` (``final``).
+- ``order`` (``trace``, on every case): the procedure's ordering constraints (:mod:`oracle.smt.order`, plain
+  Python); a trace that breaks one fails with the clauses it breaks.
 - ``asserted`` coverage: the clauses of the trace entries an expectation matched (trace level only).
 """
 
@@ -112,6 +114,9 @@ class Check:
     applies: Callable[[Case], bool]
     run: Callable[[Ctx], Divergence | None]
     reads: tuple[str, ...] = ()
+    implicit: bool = False
+    """Not an expectation the case writes but an invariant of the procedure, checked on every reply whose
+    level allows it; below that level it is silently not run (nothing to report as unchecked)."""
 
 
 def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask | None = None) -> Verdict:
@@ -125,6 +130,8 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
         if not check.applies(case):
             continue
         if not at_least(obs.level, check.needs):
+            if check.implicit:
+                continue
             ctx.not_checkable(check.name, check.needs, f"{check.name} needs level {check.needs}; the engine "
                                                        f"reports {obs.level}")
             continue
@@ -436,7 +443,8 @@ def _events_exact(ctx: Ctx, expected: list[Pattern]) -> Divergence | None:
         if not moment_matches(exp, act):
             return Divergence(what="exact", index=i, expected=_pattern(exp), actual=_show(act),
                               context=_context(trace, act[0].moment),
-                              message=f"moment {i} differs (exact trace expected)")
+                              message=f"moment {i} differs (exact trace expected): expected {_j(_pattern(exp))}, "
+                                      f"the engine's moment {act[0].moment} holds {_j(_show(act))}")
         _credit(ctx.asserted, act)
     if len(expected) != len(actual):
         extra = actual[len(expected):] if len(actual) > len(expected) else []
@@ -459,7 +467,9 @@ def _events_in_order(ctx: Ctx, numbered: list[tuple[int, Item]]) -> Divergence |
             _credit(ctx.asserted, entries)
         return None
     item, index = items[found.index], numbered[found.index][0]
-    where = f" after moment {actual[found.after - 1][0].moment}" if found.after else ""
+    where = (f" after the engine's moment {actual[found.after - 1][0].moment} (where expected moment {index - 1} "
+             f"matched; expected moments count from 0 in the case's events, the engine's are its trace's "
+             f"numbers)" if found.after and index else "")
     if found.why == "present" and found.entry is not None:
         hit = found.entry
         return Divergence(what="absent", index=index, expected={"absent": _pattern(item.events)},
@@ -648,6 +658,24 @@ def check_winner(ctx: Ctx) -> Divergence | None:
     return None
 
 
+def check_order(ctx: Ctx) -> Divergence | None:
+    """The order the procedure puts its steps in (``oracle.smt.order``: a partial order over trace events,
+    each step tied to its clause), on every trace: an engine whose trace breaks it decided differently
+    from the rules, whatever the case's own expectations say."""
+    from ..smt.order import check_order as broken_orders
+
+    violations = broken_orders(ctx.case.game, ctx.trace)
+    if not violations:
+        return None
+    v = violations[0]
+    clauses = sorted({c for x in violations for c in x.clauses})
+    return Divergence(what="order", expected=f"{v.first} ({v.clauses[0]}) before {v.then} ({v.clauses[-1]})",
+                      actual={"first_moment": v.first_moment, "then_moment": v.then_moment},
+                      context=_context(ctx.trace, v.then_moment),
+                      message=f"the trace breaks the procedure's order ({', '.join(clauses)}): {v.message}"
+                              + (f"; and {len(violations) - 1} more" if len(violations) > 1 else ""))
+
+
 def check_final(ctx: Ctx) -> Divergence | None:
     ctx.checked += 1
     return _check_state(ctx.case, ctx.case.expect.final or {}, ctx.obs.final, ctx.trace, ctx.asserted, "final",
@@ -668,7 +696,7 @@ def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], t
             if not ok:
                 return Divergence(what=what, expected={"players": {pid: {f: want}}},
                                   actual={"players": {pid: {f: got}}}, context=_context(trace, None),
-                                  message=f"{label} players.{pid}.{f} is {_j(got)}, expected {_j(want)}")
+                                  message=f"{label} players.{pid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
     for cid, fields in (expected.get("cards") or {}).items():
         have = _part(actual.get("cards")).get(cid)
@@ -679,11 +707,14 @@ def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], t
             if not same(want, have.get(f)):
                 return Divergence(what=what, expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
-                                  message=f"{label} cards.{cid}.{f} is {_j(have.get(f))}, expected {_j(want)}")
+                                  message=f"{label} cards.{cid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
 
 
+def _is(have: dict[str, Any], f: str) -> str:
+    """"is missing" when the engine's final state lacks the field, else "is VALUE"."""
+    return f"is {_j(have[f])}" if f in have else "is missing (the engine's final state has no such field)"
 CHECKS: list[Check] = [
     # order = precedence of the first divergence
     Check("rejected", "final", lambda c: True, check_rejections),  # also: no refusal the case does not expect
@@ -692,6 +723,7 @@ CHECKS: list[Check] = [
     Check("after", "checkpoints", lambda c: bool(c.expect.after), check_after, reads=("checkpoints",)),
     Check("winner", "final", lambda c: c.expect.asserts_winner, check_winner),
     Check("final", "final", lambda c: bool(c.expect.final), check_final),
+    Check("order", "trace", lambda c: True, check_order, implicit=True),
 ]
 """The expectation kinds, in the order their divergences take precedence. A new kind is one entry."""
 

@@ -43,7 +43,7 @@ def encode(message: Any) -> bytes:
 BYE = encode(Bye())
 
 
-def _first_problem(exc: ValidationError) -> str:
+def first_problem(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "(message)"
     more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
@@ -52,6 +52,16 @@ def _first_problem(exc: ValidationError) -> str:
 
 def _invalid_json(exc: ValidationError) -> bool:
     return any(e["type"] == "json_invalid" for e in exc.errors())
+
+
+def _json_problem(exc: ValidationError) -> str:
+    """What is wrong with JSON the parser refused: nesting too deep, a number too large, or malformed."""
+    detail = " ".join(str((e.get("ctx") or {}).get("error", "")) for e in exc.errors() if e["type"] == "json_invalid")
+    if "recursion limit" in detail:
+        return f"JSON nested too deeply ({detail.strip()})"
+    if "number out of range" in detail or "out of range" in detail:
+        return f"JSON with a number too large ({detail.strip()})"
+    return "malformed JSON"
 
 
 def parse_hello(line: bytes) -> Hello:
@@ -63,7 +73,7 @@ def parse_hello(line: bytes) -> Hello:
     try:
         hello = Hello.model_validate_json(line)
     except ValidationError as exc:
-        why = "is not JSON" if _invalid_json(exc) else f"is not a valid hello message ({_first_problem(exc)})"
+        why = "is not JSON" if _invalid_json(exc) else f"is not a valid hello message ({first_problem(exc)})"
         raise EngineStartError(f"the engine's first line {why}: {trim(line)}; an engine writes only protocol "
                                f"lines on stdout (logs go to stderr), starting with its hello; see "
                                f"`tcg-oracle schema protocol`") from None
@@ -83,7 +93,7 @@ def parse_legality(line: bytes, expected_id: str) -> LegalityReply:
         reply = LegalityReply.model_validate_json(line)
     except ValidationError as exc:
         kind = "malformed JSON" if _invalid_json(exc) else \
-            f"a legality reply that does not match the protocol ({_first_problem(exc)})"
+            f"a legality reply that does not match the protocol ({first_problem(exc)})"
         raise ProtocolError(f"the engine answered {kind}: {trim(line)}") from None
     if reply.id != expected_id:
         raise ProtocolError(f"the engine answered legality query {reply.id!r} while {expected_id!r} was asked: "
@@ -96,8 +106,8 @@ def parse_reply(line: bytes, expected_id: str) -> CaseReply:
     try:
         reply = CaseReply.model_validate_json(line)
     except ValidationError as exc:
-        kind = "malformed JSON" if _invalid_json(exc) else \
-            f"a reply that does not match the protocol ({_first_problem(exc)})"
+        kind = _json_problem(exc) if _invalid_json(exc) else \
+            f"a reply that does not match the protocol ({first_problem(exc)})"
         raise ProtocolError(f"the engine answered {kind}: {trim(line)}") from None
     if reply.id != expected_id:
         raise ProtocolError(f"the engine answered case {reply.id!r} while case {expected_id!r} was asked: "

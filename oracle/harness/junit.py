@@ -3,12 +3,14 @@ message is the first divergence, its text the ruling and the expected and actual
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..model import CaseResult, Results
+from ..outputs import write_atomic
 
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -81,9 +83,8 @@ def to_xml(results: Results) -> ET.Element:
 
 
 def write_junit(results: Results, path: Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     tree = ET.ElementTree(to_xml(results))
     ET.indent(tree)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
-    return path
+    buf = io.BytesIO()
+    tree.write(buf, encoding="utf-8", xml_declaration=True)
+    return write_atomic(path, buf.getvalue())

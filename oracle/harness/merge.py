@@ -15,14 +15,17 @@ several engines, into one file; with ``--baseline``, gate the merged run (exit 1
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from ..limits import loads_json
 from ..model import STATUSES, CaseResult, EngineInfo, Results
+from ..outputs import write_json
+from ..text import printable
+from .shards import missing_shards
 
 
 class MergeError(ValueError):
@@ -32,7 +35,7 @@ class MergeError(ValueError):
 def read_results(path: Path) -> list[Results]:
     """A results file: one results document, or a list of them (a merge of several engines)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads_json(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise MergeError(f"{path}: cannot read results: {exc}") from None
     items = data if isinstance(data, list) else [data]
@@ -139,14 +142,20 @@ def main(args: argparse.Namespace) -> int:
     except MergeError as exc:
         print(f"tcg-oracle merge: {exc}", file=sys.stderr)
         return 2
+    missing = missing_shards([r.command for r in runs])
+    if missing:  # shard 1/2 alone must not look like the whole run
+        print(f"tcg-oracle merge: warning: shards missing: {missing}; the merged results are partial",
+              file=sys.stderr)
+        merged = merged.model_copy(update={"partial": True, "aborted": f"shards missing: {missing}"})
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(json.dumps(dump(merged), ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(out)
+    try:
+        write_json(out, dump(merged))
+    except OSError as exc:
+        print(f"tcg-oracle merge: cannot write {exc}", file=sys.stderr)
+        return 2
     for r in split_engines(merged):
         s = r.summary
-        print(f"{r.engine.name}: {len(r.cases)} case(s), "
+        print(f"{printable(r.engine.name)}: {len(r.cases)} case(s), "
               + ", ".join(f"{s.get(k, 0)} {k}" for k in STATUSES if k in s or k != "not_checkable")
               + (f" (level {r.engine.level})" if r.engine.level else "")
               + (" (partial)" if r.partial else ""))

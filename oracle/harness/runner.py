@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import nullcontext
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import __version__
-from ..core.errors import EngineStartError, OracleError, ScriptError
+from ..core.errors import CaseFileError, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
+from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
 from .request import make_request, used_abilities
 from .select import haystack, matcher
+from .stored import stored_divergence, stored_trace
 
 
 def now() -> str:
@@ -39,7 +42,7 @@ def choose_ruleset(lc: LoadedCase, wanted: str | None) -> tuple[str | None, str 
 
 def error_text(exc: BaseException) -> str:
     """How an exception raised inside an engine reads in a result (the same in process and over serve)."""
-    return f"engine raised {type(exc).__name__}: {exc}"
+    return f"engine raised {type(exc).__name__}: {trim_text(str(exc))}"
 
 
 class EngineAborted(EngineStartError):
@@ -82,29 +85,31 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     start = time.perf_counter()
     request = make_request(case, ruleset, lc.extra)
     try:
-        with observing(checkpoints="checkpoints" in reads(case)):  # in-process reference engines only
+        # in-process reference engines compute checkpoints only for a case whose checks read them
+        with observing(checkpoints=True) if "checkpoints" in reads(case) else nullcontext():
             reply = engine.run_case(request, timeout=timeout)
     except EngineStartError:
         raise
     except ScriptError as exc:
         return CaseResult(status="error", error=f"script: {exc}", duration=time.perf_counter() - start, **base)
     except OracleError as exc:
-        return CaseResult(status="error", error=str(exc), duration=time.perf_counter() - start, **base)
+        return CaseResult(status="error", error=trim_text(str(exc)), duration=time.perf_counter() - start, **base)
     except Exception as exc:  # an in-process engine's bug costs its case, not the run
         return CaseResult(status="error", error=error_text(exc), duration=time.perf_counter() - start, **base)
     duration = time.perf_counter() - start
     if reply.error:
-        return CaseResult(status="error", error=reply.error, duration=duration,
-                          trace=list(reply.trace) if keep_trace else None, **base)
+        return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
+                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
     broken = vocabulary_problems(reply, case.game)
     if broken:
-        return CaseResult(status="error", error=broken, duration=duration,
-                          trace=list(reply.trace) if keep_trace else None, **base)
+        return CaseResult(status="error", error=trim_text(broken), duration=duration,
+                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
     verdict = compare(case, reply, hello, ask)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
-                      divergence=verdict.divergence, duration=duration, unchecked=verdict.unchecked,
-                      trace=list(reply.trace) if keep_trace else None, **base)
+                      divergence=stored_divergence(verdict.divergence), duration=duration,
+                      unchecked=verdict.unchecked,
+                      trace=stored_trace(reply.trace) if keep_trace else None, **base)
 
 
 def select(suite: Suite, k: str | None = None, games: Iterable[str] | None = None) -> list[LoadedCase]:
@@ -130,10 +135,11 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     results: list[CaseResult] = []
     partial = False
     aborted: str | None = None
-    for err in suite.errors:
+    for errs in _per_case(suite.errors):  # one result per broken case, however many errors it has
+        err = errs[0]
         game = next((g for g in (games or []) if f"/{g}/" in err.path), None) or _game_of(err.path)
         results.append(CaseResult(id=err.case_id or f"{err.path}:{err.line or 0}", game=game or "?",
-                                  status="error", error=str(err), file=err.path, line=err.line))
+                                  status="error", error="\n".join(map(str, errs)), file=err.path, line=err.line))
     try:
         for n, lc in cases:
             rs, skip = choose_ruleset(lc, ruleset)
@@ -176,6 +182,15 @@ def _unsupported(lc: LoadedCase, hello: Hello, engine: str) -> str | None:
         if missing:
             return f"needs abilities engine {engine} does not declare: {', '.join(missing)}"
     return None
+
+
+def _per_case(errors: list[CaseFileError]) -> list[list[CaseFileError]]:
+    """Case-file errors grouped by the case they belong to (by file and case id; the errors of a file's
+    cases without a usable id are one group), in order."""
+    groups: dict[tuple[str, str | None], list[CaseFileError]] = {}
+    for err in errors:
+        groups.setdefault((err.path, err.case_id or None), []).append(err)
+    return list(groups.values())
 
 
 def _game_of(path: str) -> str | None:

@@ -14,12 +14,14 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, Iterator
 
 from pydantic import ValidationError
 
 from .. import __version__, registry
 from ..core.errors import OracleError, ScriptError
+from ..limits import (JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
+                      json_depth_exceeds)
 from ..model import (CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,
                      TraceEntry)
 from . import jsonl
@@ -137,7 +139,11 @@ def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> Le
 
 
 def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) -> CaseReply | LegalityReply | None:
-    """The reply to one request line; ``None`` for ``bye``."""
+    """The reply to one request line; ``None`` for ``bye``. A request past a limit of
+    :mod:`oracle.limits` (nesting, zone sizes) is answered with an error, and serving goes on."""
+    if json_depth_exceeds(line):
+        return CaseReply(id="", error=f"malformed request: JSON nested deeper than {JSON_MAX_DEPTH} levels: "
+                                      f"{jsonl.trim(line)}")
     data: Any = None
     try:
         data = json.loads(line)
@@ -158,6 +164,14 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         why = (f"malformed request ({exc.error_count()} problem(s): "
                f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
         return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
+    too_big = check_setup_sizes(request.setup) + check_ints(request.setup, ("setup",))
+    if len(request.script) > SCRIPT_MAX_DECISIONS:
+        too_big.append((("script",), f"{len(request.script):,} decisions; the limit is {SCRIPT_MAX_DECISIONS:,}"))
+    if too_big:
+        loc, why = too_big[0]
+        why = f"request too large: {'.'.join(map(str, loc))}: {why}"
+        return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
+                                                                                                 error=why)
     if request.game not in games:
         why = f"this engine plays {', '.join(games)}, not {request.game}"
         return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
@@ -181,15 +195,29 @@ def serve(games: list[str], stdin: BinaryIO, stdout: BinaryIO, behaviour: Behavi
     hello = behaviour.hello(games)
     stdout.write(jsonl.encode(hello))
     stdout.flush()
-    for line in stdin:
+    for line in _lines(stdin):
         if not line.strip():
             continue
-        reply = answer(line, games, behaviour)
+        try:
+            reply = answer(line, games, behaviour) if len(line) <= LINE_MAX_BYTES else CaseReply(
+                id="", error=f"request line longer than {LINE_MAX_BYTES:,} bytes: {jsonl.trim(line[:200])}")
+        except RecursionError:  # a request no check foresaw: answered, and serving goes on
+            reply = CaseReply(id="", error=f"malformed request: nested too deeply: {jsonl.trim(line)}")
         if reply is None:
             break
         stdout.write(_dump(reply))
         stdout.flush()
     return 0
+
+
+def _lines(stdin: BinaryIO) -> Iterator[bytes]:
+    """Request lines; a line past :data:`LINE_MAX_BYTES` is read only that far (the rest is skipped), so
+    its length, not its content, reaches :func:`answer`."""
+    while line := stdin.readline(LINE_MAX_BYTES + 1):
+        if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            while (more := stdin.readline(1 << 20)) and not more.endswith(b"\n"):
+                pass
+        yield line
 
 
 def _dump(reply: CaseReply | LegalityReply) -> bytes:

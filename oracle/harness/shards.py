@@ -24,3 +24,35 @@ def in_shard(case_id: str, i: int, n: int) -> bool:
 def shard_of(case_id: str, n: int) -> int:
     """The shard (from 1) of ``n`` that runs ``case_id``."""
     return next(i for i in range(1, n + 1) if in_shard(case_id, i, n))
+
+
+def shard_of_command(command: str | None) -> tuple[int, int] | None:
+    """The ``--shard I/N`` of a recorded command line (``Results.command``), or ``None``."""
+    import shlex  # noqa: PLC0415
+
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        return None
+    for k, w in enumerate(words):
+        text = words[k + 1] if w == "--shard" and k + 1 < len(words) else w[8:] if w.startswith("--shard=") else None
+        if text is not None:
+            try:
+                return parse_shard(text)
+            except ValueError:
+                return None
+    return None
+
+
+def missing_shards(commands: list[str | None]) -> str | None:
+    """Which shards a set of sharded runs lacks (``"2/4, 4/4"``), or ``None`` when none is missing or
+    the runs were not sharded. Runs sharded in different counts are said too."""
+    shards = [s for s in map(shard_of_command, commands) if s is not None]
+    if not shards:
+        return None
+    counts = sorted({n for _, n in shards})
+    if len(counts) > 1:
+        return f"the runs were split in different shard counts ({', '.join(map(str, counts))})"
+    n = counts[0]
+    missing = sorted(set(range(1, n + 1)) - {i for i, _ in shards})
+    return ", ".join(f"{i}/{n}" for i in missing) or None

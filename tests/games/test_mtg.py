@@ -14,6 +14,7 @@ from oracle.loader import load_cards, load_catalog, load_suite
 
 GAME = "mtg"
 RULESET = "cr-20231117"
+CURRENT = "cr-20260807"
 
 
 @cache
@@ -78,9 +79,61 @@ def test_seed_quotes_are_verbatim():
 
 def test_cases_cite_sources_and_known_rulesets():
     for lc in suite().cases:
-        assert lc.case.rulesets == [RULESET]
+        assert set(lc.case.rulesets) <= {RULESET, CURRENT} and lc.case.rulesets
         if lc.case.source.kind == "external":
             assert lc.case.source.url and lc.case.source.quote
+
+
+def _status_under(case, ruleset: str) -> str:
+    from oracle.harness.compare import compare
+
+    try:
+        reply = registry.get(GAME).run(make_request(case, ruleset))
+    except Exception:          # e.g. MissingDecision: the other edition asks for another decision
+        return "error"
+    return "error" if reply.error else compare(case, reply).status
+
+
+def test_cases_of_one_edition_do_not_pass_under_the_other():
+    """A case listing one ruleset only differs between the editions: the other edition's engine fails it."""
+    single = [lc.case for lc in suite().cases if len(lc.case.rulesets) == 1]
+    assert {c.rulesets[0] for c in single} == {RULESET, CURRENT}
+    passing = {}
+    for case in single:
+        other = CURRENT if case.rulesets[0] == RULESET else RULESET
+        assert _status_under(case, case.rulesets[0]) == "pass", case.id
+        passing[case.id] = _status_under(case, other)
+    assert not {i: s for i, s in passing.items() if s == "pass"}
+
+
+def test_a_script_that_fits_both_editions_fails_not_errs_under_the_other():
+    """310.7 vs 310.8/704.5w: the same decisions, a different trace (the battle goes at once in the current rules)."""
+    for case_id, ruleset in (("mtg.sba.creature-in-combat-becomes-battle", CURRENT),
+                             ("mtg.current.creature-in-combat-becomes-battle-goes-at-once", RULESET)):
+        case = next(lc.case for lc in suite().cases if lc.case.id == case_id)
+        assert _status_under(case, ruleset) == "fail", case_id
+
+
+def test_traces_cite_only_clauses_of_the_edition_they_run_under():
+    """Under cr-20260807 the engine tags the current numbering (mtg:cr20260807.310.9b ...), never the seed's 310."""
+    catalog = {c.id: c for c in load_catalog(GAME).clauses}
+    wrong = set()
+    for lc in suite().cases:
+        for ruleset in lc.case.rulesets:
+            for e in registry.get(GAME).run(make_request(lc.case, ruleset)).trace:
+                clause = catalog.get(e.clause)
+                if clause is None or (clause.rulesets and ruleset not in clause.rulesets):
+                    wrong.add((lc.case.id, ruleset, e.clause))
+    assert not wrong
+
+
+def test_current_edition_divides_damage_freely_and_spares_only_sieges():
+    from oracle.games.mtg.editions import cite
+
+    assert cite(CURRENT, "mtg:310.8b") == "mtg:cr20260807.310.9b"
+    assert cite(CURRENT, "mtg:510.1c") == "mtg:cr20260807.510.1c"
+    assert cite(RULESET, "mtg:310.8b") == "mtg:310.8b"
+    assert cite(CURRENT, "mtg:508.5") == "mtg:508.5"
 
 
 def test_synthetic_cards_are_marked():
@@ -239,3 +292,135 @@ def test_drain_on_a_battle_its_controller_protects_is_508_5_not_310_8d():
         == ["mtg:508.5"]
     assert [c for _, c in kinds(run_case("mtg.attack.defending-player-drain-hits-protector"), "life_changed")] \
         == ["mtg:310.8d"]
+
+
+# -- priority in every step (117.3a) and the pass shorthand -------------------------------------
+
+def test_a_pass_with_an_argument_is_a_located_validate_error(tmp_path):
+    """A pass is one pass; writing {alice: {pass: declare_blockers}} to mean "pass until" is refused with its place."""
+    f = tmp_path / "mtg" / "bad.yaml"
+    f.parent.mkdir()
+    f.write_text("""- id: mtg.bad.pass-until
+  game: mtg
+  rulesets: [cr-20231117]
+  title: misuse
+  source: {kind: seed, document: d, quote: "x"}
+  rules: [mtg:117.3d]
+  setup: {active: alice, phase: combat, players: {alice: {}, bob: {}}}
+  script:
+    - {alice: {declare_attackers: {}}}
+    - {alice: {pass: declare_blockers}}
+  expect: {final: {players: {bob: {life: 20}}}}
+""", encoding="utf-8")
+    errors = [str(e) for e in load_suite([f]).errors]
+    assert len(errors) == 1 and "bad.yaml" in errors[0] and "script" in errors[0] and "pass takes no argument" in errors[0]
+
+
+def test_players_receive_priority_with_an_empty_stack_in_combat():
+    """509.2: after blocks, with nothing on the stack, the defending player may cast an instant (an implied pass
+    of the active player first); the attacker it destroys deals no combat damage."""
+    reply = run_case("mtg.priority.instant-in-declare-blockers-with-empty-stack")
+    order = [e.kind for e in reply.trace if e.kind in ("decided", "cast", "resolved", "combat_ended")]
+    assert order == ["decided", "decided", "decided", "cast", "decided", "decided", "resolved", "combat_ended"]
+    assert not any(e.kind == "damaged" and e.args.get("combat") for e in reply.trace)
+
+
+def test_after_resolution_the_active_player_is_asked_first():
+    """117.3b: the script's next pass by the non-active player is not taken while the active player has priority:
+    with the two passes after the back face is cast swapped, the back face resolves only after both passed, and
+    the active player's implied pass comes first."""
+    lc = next(lc for lc in suite().cases if lc.case.id == "mtg.priority.active-player-after-siege-trigger-resolves")
+    script = list(lc.case.script)
+    script[6], script[7] = script[7], script[6]          # alice's pass first, then bob's
+    case = lc.case.model_copy(update={"script": script})
+    reply = registry.get(GAME).run(make_request(case, RULESET))
+    decided = [(e.args["at"], e.args["player"]) for e in reply.trace if e.kind == "decided"]
+    # bob (active) has priority: the next entry is alice's, so bob passes implicitly; alice passes (entry 6);
+    # both passed in succession: the back face resolves; bob's entry 7 is then refused at his main-phase decision
+    assert (6, "alice") in decided
+    kinds = [e.kind for e in reply.trace]
+    assert kinds.index("resolved", kinds.index("cast", 5)) < max(i for i, e in enumerate(reply.trace) if e.kind == "rejected")
+
+
+# -- later-step setups (setup.step) -----------------------------------------------------------
+
+_STEP_CASE = """- id: mtg.bad.step
+  game: mtg
+  rulesets: [cr-20231117]
+  title: misuse
+  source: {{kind: seed, document: d, quote: "x"}}
+  rules: [mtg:310.8c]
+  setup:
+    active: alice
+{step}    players:
+      alice: {{battlefield: [{{id: x, card: Oracle Bear, tapped: true, attacking: bob}}]}}
+      bob: {{battlefield: [{{id: y, card: Oracle Archer{blocking}}}]}}
+  expect: {{final: {{players: {{bob: {{life: 20}}}}}}}}
+"""
+
+
+def _step_errors(tmp_path, step: str, blocking: str = "") -> list[str]:
+    f = tmp_path / "mtg" / "bad.yaml"
+    f.parent.mkdir(exist_ok=True)
+    f.write_text(_STEP_CASE.format(step=step, blocking=blocking), encoding="utf-8")
+    return [str(e) for e in load_suite([f]).errors]
+
+
+def test_an_attacker_in_a_setup_that_starts_before_combat_is_a_located_error(tmp_path):
+    """The loader's generic step check with Magic's steps (setups.py)."""
+    errors = _step_errors(tmp_path, "")
+    assert len(errors) == 1, errors
+    assert "bad.yaml:" in errors[0] and "setup.players.alice.battlefield[0].attacking" in errors[0]
+    assert "need a setup.step" in errors[0]
+
+
+def test_a_blocker_needs_the_combat_damage_step(tmp_path):
+    errors = _step_errors(tmp_path, "    step: declare_blockers\n", ", blocking: x")
+    assert len(errors) == 1 and "battlefield[0].blocking" in errors[0] and "combat_damage" in errors[0], errors
+    assert _step_errors(tmp_path, "    step: combat_damage\n", ", blocking: x") == []
+    assert any("unknown step" in e for e in _step_errors(tmp_path, "    step: blockers\n"))
+
+
+def test_an_attack_on_the_active_players_own_siege_can_be_set_up(tmp_path):
+    """310.8b: a Siege's controller may attack it, so a setup may hold such an attack (its protector an opponent)."""
+    f = tmp_path / "mtg" / "own.yaml"
+    f.parent.mkdir(exist_ok=True)
+    f.write_text(_STEP_CASE.format(step="    step: declare_blockers\n", blocking="").replace(
+        "attacking: bob}]}", "attacking: s}, {id: s, card: Siege of Cinderfall Keep, protector: bob}]}"),
+        encoding="utf-8")
+    assert "attacking: s}" in f.read_text(encoding="utf-8")
+    assert [str(e) for e in load_suite([f]).errors] == []
+
+
+def test_a_declared_attack_in_the_setup_is_in_the_final_state_until_combat_ends():
+    reply = run_case("mtg.step.declare-blockers-protector-blocks")
+    assert [e.args for e in reply.trace if e.kind == "decided"] == [{"at": 0, "player": "bob",
+                                                                     "decision": "declare_blockers"}]
+    assert kinds(reply, "became_blocker") == [({"card": "y", "attacker": "x"}, "mtg:310.8c")]
+
+
+def test_with_no_attackers_the_end_of_combat_step_still_happens():
+    """506.1: "The declare blockers and combat damage steps are skipped if no creatures are declared as attackers"
+    -- the end of combat step is not."""
+    reply = run_case("mtg.attack.refused-untyped-battle-own-controller")
+    tail = [e.kind for e in reply.trace][-2:]
+    assert tail == ["decided", "combat_ended"]
+    assert not any(e.kind in ("became_blocker", "damaged") for e in reply.trace)
+
+
+def test_explicit_script_writes_out_the_implied_passes_and_plays_the_same():
+    """The shorthand expanded: the passes the engine implied before an entry are inserted there; the explicit
+    script is decided entry for entry and ends in the same state."""
+    lc = next(lc for lc in suite().cases if lc.case.id == "mtg.priority.instant-in-declare-blockers-with-empty-stack")
+    request = make_request(lc.case, RULESET)
+    game = registry.get(GAME)
+    explicit = game.explicit_script(request)
+    # 507.2, 508.2, 509.2: the active player first in each step, then the other; the step ends when both pass
+    assert [(e["player"], e["kind"]) for e in explicit][:8] == [
+        ("alice", "pass"), ("bob", "pass"),                       # beginning of combat
+        ("alice", "declare_attackers"), ("alice", "pass"), ("bob", "pass"),
+        ("bob", "declare_blockers"), ("alice", "pass"), ("bob", "cast")]
+    full = request.model_copy(update={"script": explicit})
+    a, b = game.run(request), game.run(full)
+    assert a.final == b.final
+    assert sum(e.kind == "decided" for e in b.trace) == len(explicit)

@@ -1,7 +1,8 @@
-"""The combat phase subset battles need: 508 declare attackers, 509 declare blockers, 510 combat damage,
-511 end of combat; with 310.8b-d and the rule that battles neither attack nor block.
+"""The combat phase subset battles need: 507 beginning of combat, 508 declare attackers, 509 declare blockers,
+510 combat damage, 511 end of combat; with 310.8b-d and the rule that battles neither attack nor block.
 
-Players get priority in a combat step only when something is on the stack (assumption mtg:A-priority).
+Players receive priority in every step, empty stack included (117.3a, 507.2, 508.2, 509.2, 510.3, 511.1); a
+script may leave their passes out (stack.ask_priority).
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from typing import Any
 
 from ...core.script import Refusal, Script
 from .damage import deal, lose_life
-from .stack import run_stack
-from .state import C, Combat, StackItem, State
+from .editions import FREE_DAMAGE_DIVISION
+from .stack import priority_step
+from .state import Combat, StackItem, State
 
 # -- declare attackers -----------------------------------------------------------------------
 
@@ -22,15 +24,15 @@ def _attack_target_clause(st: State, target: str) -> str:
     できる" — whoever controls it), else 508.1k ("Each chosen creature ... becomes an attacking creature")
     attacking a player or planeswalker."""
     if target in st.board.cards and st.is_battle(st.card(target)):
-        return C + "310.8b"
-    return C + "508.1k"
+        return st.c("310.8b")
+    return st.c("508.1k")
 
 
 def _check_target(st: State, attacker: str, target: Any) -> None:
     a = st.active
     if target in st.board.players:
         if target in st.lost or target not in st.opponents(a):
-            raise Refusal("illegal_attack_target", f"{attacker} can't attack {target}", clause=C + "508.1b")
+            raise Refusal("illegal_attack_target", f"{attacker} can't attack {target}", clause=st.c("508.1b"))
         return
     if not (isinstance(target, str) and target in st.board.cards and st.card(target).zone == "battlefield"):
         raise Refusal("unknown_object", f"no permanent {target!r} to attack")
@@ -38,17 +40,17 @@ def _check_target(st: State, attacker: str, target: Any) -> None:
     if st.is_battle(t):
         prot = t.props.get("protector")
         if prot == a:
-            raise Refusal("protector_cant_attack", f"{a} protects {target}", clause=C + "310.8b")
+            raise Refusal("protector_cant_attack", f"{a} protects {target}", clause=st.c("310.8b"))
         if prot is not None and st.teammates(a, prot):
             raise Refusal("teammate_protects_battle", f"{prot}, {a}'s teammate, protects {target}",
-                          clause=C + "summary.two-headed-giant")
+                          clause=st.c("summary.two-headed-giant"))
         if prot is None or prot not in st.opponents(a):
             raise Refusal("illegal_attack_target", f"{target}'s protector is not a defending player",
-                          clause=C + "310.8b")
+                          clause=st.c("310.8b"))
         return
     if st.is_planeswalker(t) and t.controller in st.opponents(a):
         return
-    raise Refusal("illegal_attack_target", f"{target} is not a player, planeswalker or battle", clause=C + "508.1b")
+    raise Refusal("illegal_attack_target", f"{target} is not a player, planeswalker or battle", clause=st.c("508.1b"))
 
 
 def _attackers_valid(st: State):
@@ -60,16 +62,16 @@ def _attackers_valid(st: State):
                 raise Refusal("unknown_object", f"no card {cid!r}")
             c = st.card(cid)
             if c.zone != "battlefield" or c.controller != st.active:
-                raise Refusal("attacker_not_yours", f"{cid} is not {st.active}'s", clause=C + "508.1a")
+                raise Refusal("attacker_not_yours", f"{cid} is not {st.active}'s", clause=st.c("508.1a"))
             if st.is_battle(c):
-                raise Refusal("battle_cant_attack", f"{cid} is a battle", clause=C + "summary.no-combat")
+                raise Refusal("battle_cant_attack", f"{cid} is a battle", clause=st.c("summary.no-combat"))
             if not st.is_creature(c):
-                raise Refusal("not_a_creature", f"{cid} is not a creature", clause=C + "508.1a")
+                raise Refusal("not_a_creature", f"{cid} is not a creature", clause=st.c("508.1a"))
             if c.tapped:
-                raise Refusal("attacker_tapped", f"{cid} is tapped", clause=C + "508.1a")
+                raise Refusal("attacker_tapped", f"{cid} is tapped", clause=st.c("508.1a"))
             if c.entered_this_turn and not st.has(c, "haste"):
                 raise Refusal("attacker_summoning_sick", f"{cid} came under {st.active}'s control this turn",
-                              clause=C + "508.1a")
+                              clause=st.c("508.1a"))
             _check_target(st, cid, target)
         return dict(d.args)
     return valid
@@ -78,21 +80,21 @@ def _attackers_valid(st: State):
 def declare_attackers(st: State, script: Script) -> bool:
     """508.1; returns False when nothing attacks (508.8: skip blockers and damage)."""
     st.step = "declare_attackers"
-    run_stack(st, script)
-    _, attacks = script.decide(st.active, ("declare_attackers",), C + "508.1", _attackers_valid(st))
+    _, attacks = script.decide(st.active, ("declare_attackers",), st.c("508.1"), _attackers_valid(st))
     if not attacks:
-        return False
+        priority_step(st, script)  # 508.2
+        return False  # 508.8: the declare blockers and combat damage steps are skipped
     st.combat = cb = Combat()
     with st.trace.simultaneous():
         for cid, target in attacks.items():
             c = st.card(cid)
             if not st.has(c, "vigilance"):
                 c.tapped = True
-                st.trace.emit("tapped", C + "508.1f", card=cid)
+                st.trace.emit("tapped", st.c("508.1f"), card=cid)
             cb.attackers[cid] = target
             st.trace.emit("became_attacker", _attack_target_clause(st, target), card=cid, target=target)
     with st.trace.simultaneous():
-        for p in _defending_players(st, attacks):
+        for p in defending_players(st, attacks):
             via = next((t for t in attacks.values() if t in st.board.cards and st.is_battle(st.card(t))
                         and st.card(t).props.get("protector") == p
                         and st.card(t).controller != p), None)
@@ -101,8 +103,8 @@ def declare_attackers(st: State, script: Script) -> bool:
     for cid, target in attacks.items():  # 508.1m: attack triggers
         for n in st.params(st.card(cid), "attack_drain"):
             st.pending.append(StackItem(cid, st.active, "attack_drain", [], {"n": n, "target": target}))
-            st.trace.emit("triggered", C + "508.1m", card=cid, ability="attack_drain", player=st.active)
-    run_stack(st, script)
+            st.trace.emit("triggered", st.c("508.1m"), card=cid, ability="attack_drain", player=st.active)
+    priority_step(st, script)  # 508.2
     return True
 
 
@@ -113,11 +115,11 @@ def _defending_clause(st: State, via: str | None) -> str:
     multiplayer game ("there may be one or more defending players, depending on the variant being played and the
     options chosen for it"; the readings: mtg:A-multiplayer-defending, mtg:A-two-headed-giant)."""
     if via is not None:
-        return C + "310.8d"
-    return C + ("506.2" if len(st.board.players) == 2 else "506.2a")
+        return st.c("310.8d")
+    return st.c("506.2" if len(st.board.players) == 2 else "506.2a")
 
 
-def _defending_players(st: State, attacks: dict[str, str]) -> list[str]:
+def defending_players(st: State, attacks: dict[str, str]) -> list[str]:
     """506.2/506.2a/310.8d: the attacked players, controllers of attacked planeswalkers, protectors of attacked
     battles; in Two-Headed Giant, their whole team (assumption mtg:A-two-headed-giant)."""
     out = {st.defending_for(t) for t in attacks.values()} - {None}
@@ -134,9 +136,9 @@ def resolve_attack_drain(st: State, item: StackItem) -> None:
     who = st.defending_for(target) if target is not None else None
     battle = target in st.board.cards and st.is_battle(st.card(target))
     not_controller = battle and st.card(target).props.get("protector") != st.card(target).controller
-    st.trace.emit("resolved", C + "508.1m", card=item.card, ability="attack_drain", player=item.controller)
+    st.trace.emit("resolved", st.c("508.1m"), card=item.card, ability="attack_drain", player=item.controller)
     if who is not None and who not in st.lost:
-        lose_life(st, who, item.data["n"], C + ("310.8d" if not_controller else "508.5"))
+        lose_life(st, who, item.data["n"], st.c("310.8d" if not_controller else "508.5"))
 
 
 # -- declare blockers ------------------------------------------------------------------------
@@ -146,15 +148,15 @@ def _may_block(st: State, player: str, attacker: str) -> None:
     cb = st.combat
     target = cb.attackers.get(attacker)
     if attacker not in cb.attackers:
-        raise Refusal("not_an_attacker", f"{attacker} is not attacking", clause=C + "509.1a")
+        raise Refusal("not_an_attacker", f"{attacker} is not attacking", clause=st.c("509.1a"))
     if target in st.board.cards and st.is_battle(st.card(target)):
         prot = st.card(target).props.get("protector")
         if not (player == prot or (st.two_headed and prot is not None and st.teammates(player, prot))):
-            raise Refusal("not_protector", f"{player} does not protect {target}", clause=C + "310.8c")
+            raise Refusal("not_protector", f"{player} does not protect {target}", clause=st.c("310.8c"))
         return
     who = st.defending_for(target) if target is not None else None
     if not (player == who or (st.two_headed and who is not None and st.teammates(player, who))):
-        raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=C + "509.1a")
+        raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=st.c("509.1a"))
 
 
 def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
@@ -166,23 +168,23 @@ def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
                 raise Refusal("unknown_object", f"no card {bid!r} or {aid!r}")
             b = st.card(bid)
             if b.zone != "battlefield" or b.controller != player:
-                raise Refusal("blocker_not_yours", f"{bid} is not {player}'s", clause=C + "509.1a")
+                raise Refusal("blocker_not_yours", f"{bid} is not {player}'s", clause=st.c("509.1a"))
             if st.is_battle(b):
-                raise Refusal("battle_cant_block", f"{bid} is a battle", clause=C + "summary.no-combat")
+                raise Refusal("battle_cant_block", f"{bid} is a battle", clause=st.c("summary.no-combat"))
             if not st.is_creature(b):
-                raise Refusal("not_a_creature", f"{bid} is not a creature", clause=C + "509.1a")
+                raise Refusal("not_a_creature", f"{bid} is not a creature", clause=st.c("509.1a"))
             if b.tapped:
-                raise Refusal("blocker_tapped", f"{bid} is tapped", clause=C + "509.1a")
+                raise Refusal("blocker_tapped", f"{bid} is tapped", clause=st.c("509.1a"))
             _may_block(st, player, aid)
             a = st.card(aid)
             if st.has(a, "flying") and not (st.has(b, "flying") or st.has(b, "reach")):
-                raise Refusal("flying", f"{aid} has flying", clause=C + "509.1a")
+                raise Refusal("flying", f"{aid} has flying", clause=st.c("509.1a"))
         counts: dict[str, int] = {}
         for aid in list(so_far.values()) + list(d.args.values()):
             counts[aid] = counts.get(aid, 0) + 1
         for aid, n in counts.items():
             if n == 1 and st.has(st.card(aid), "menace"):
-                raise Refusal("menace", f"{aid} has menace", clause=C + "509.1a")
+                raise Refusal("menace", f"{aid} has menace", clause=st.c("509.1a"))
         return dict(d.args)
     return valid
 
@@ -195,7 +197,7 @@ def declare_blockers(st: State, script: Script) -> None:
         if p in st.lost:
             continue
         # 509.1a: one declaration, for attackers of the player, their planeswalkers and the battles they protect
-        _, mine = script.decide(p, ("declare_blockers",), C + "509.1a", _blockers_valid(st, p, blocks))
+        _, mine = script.decide(p, ("declare_blockers",), st.c("509.1a"), _blockers_valid(st, p, blocks))
         blocks.update(mine)
     if blocks:
         with st.trace.simultaneous():
@@ -205,8 +207,8 @@ def declare_blockers(st: State, script: Script) -> None:
                 st.trace.emit("became_blocker", _blocker_clause(st, bid, target), card=bid, attacker=aid)
             for aid in dict.fromkeys(blocks.values()):
                 cb.blocked.add(aid)
-                st.trace.emit("blocked", C + "509.1h", card=aid)
-    run_stack(st, script)
+                st.trace.emit("blocked", st.c("509.1h"), card=aid)
+    priority_step(st, script)  # 509.2
 
 
 def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
@@ -215,8 +217,8 @@ def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
     ブロックに参加してよい"); any other block is 509.1g."""
     if target in st.board.cards and st.is_battle(st.card(target)):
         prot = st.card(target).props.get("protector")
-        return C + ("310.8c" if st.card(blocker).controller == prot else "summary.two-headed-giant")
-    return C + "509.1g"
+        return st.c("310.8c" if st.card(blocker).controller == prot else "summary.two-headed-giant")
+    return st.c("509.1g")
 
 
 # -- combat damage ---------------------------------------------------------------------------
@@ -228,18 +230,20 @@ def _assignment_valid(st: State, multi: dict[str, list[str]]):
             raise Refusal("malformed_decision", f"assign damage for exactly {sorted(multi)}")
         for aid, split in d.args.items():
             if not isinstance(split, dict) or set(split) - set(multi[aid]):
-                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers", clause=C + "510.1c")
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers", clause=st.c("510.1c"))
             power, _ = st.pt(st.card(aid))
             amounts = list(split.values())
             if any(not isinstance(n, int) or n < 0 for n in amounts) or sum(amounts) != max(power, 0):
-                raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=C + "510.1c")
-            order = list(split)
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=st.c("510.1c"))
+            if st.ruleset in FREE_DAMAGE_DIVISION:
+                continue  # current 510.1c: "divided as its controller chooses among them"
+            order = list(split)  # 20231117.0: the damage assignment order; lethal to each before the next
             for i, bid in enumerate(order[:-1]):
                 b = st.card(bid)
                 lethal = st.pt(b)[1] - b.props.get("damage", 0)
                 if split[bid] < lethal and any(split[x] > 0 for x in order[i + 1:]):
                     raise Refusal("illegal_damage_assignment", f"{bid} must be assigned lethal damage first",
-                                  clause=C + "510.1c")
+                                  clause=st.c("510.1c"))
         return d.args
     return valid
 
@@ -253,7 +257,7 @@ def combat_damage(st: State, script: Script) -> None:
     multi = {a: bs for a, bs in blockers_of.items() if len(bs) > 1 and a in cb.attackers}
     split: dict[str, dict[str, int]] = {}
     if multi:
-        _, split = script.decide(st.active, ("assign_combat_damage",), C + "510.1c", _assignment_valid(st, multi))
+        _, split = script.decide(st.active, ("assign_combat_damage",), st.c("510.1c"), _assignment_valid(st, multi))
     assignments: list[tuple[str, str, int]] = []
     for aid, target in cb.attackers.items():
         power = st.pt(st.card(aid))[0]
@@ -276,29 +280,34 @@ def combat_damage(st: State, script: Script) -> None:
             for src, tgt, n in assignments:
                 battle = tgt in st.board.cards and st.is_battle(st.card(tgt))
                 deal(st, src, tgt, n, combat=True, clause=_damage_clause(st, src, tgt, battle))
-    run_stack(st, script)
+    priority_step(st, script)  # 510.3
 
 
 def _damage_clause(st: State, src: str, tgt: str, battle: bool) -> str:
     cb = st.combat
     if src in cb.blockers:
-        return C + "510.1a"
+        return st.c("510.1a")
     if src in cb.blocked:
-        return C + "510.1c"
-    return C + ("summary.attack-battle" if battle else "510.1b")
+        return st.c("510.1c")
+    return st.c("summary.attack-battle" if battle else "510.1b")
 
 
 def end_of_combat(st: State, script: Script) -> None:
-    """511.3: creatures stop attacking and blocking; then 310.10 may apply to battles no longer attacked."""
+    """511.1: the active player gets priority; 511.3: as the step ends creatures stop attacking and blocking;
+    then (at the next priority point) 310.10 may apply to battles no longer attacked."""
     st.step = "end_combat"
-    st.trace.emit("combat_ended", C + "511.3", player=st.active)
+    priority_step(st, script)
+    st.trace.emit("combat_ended", st.c("511.3"), player=st.active)
     st.combat = None
-    run_stack(st, script)
 
 
 def combat_phase(st: State, script: Script) -> None:
+    st.step = "beginning_of_combat"
+    priority_step(st, script)  # 507.2
     if declare_attackers(st, script):
         if st.combat.attackers:
             declare_blockers(st, script)
             combat_damage(st, script)
-        end_of_combat(st, script)
+    else:
+        st.combat = Combat()  # 506.1/508.8: no attackers; only the declare blockers and combat damage steps are skipped
+    end_of_combat(st, script)

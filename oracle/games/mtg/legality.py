@@ -4,7 +4,8 @@ own validators in ``combat.py``, ``stack.py`` and ``battles.py``: no rule is rep
 Candidates per kind (finite; the validators keep the legal ones):
 - ``cast``: every card in the deciding player's hand (601.2a), with 0, 1 or 2 distinct targets among the
   players and the permanents (115.1; no spell of the pool takes more than two).
-- ``pass``, ``end_main``: their one form; ``cast_transformed``: true or false (310.11b).
+- ``pass``, ``end_main``: their one form; ``cast_transformed``: true or false, or ``{targets: [...]}`` with 1 or 2
+  distinct targets among the players and the permanents (310.11b, 601.2c).
 - ``choose_protector``: every player (310.8a, 310.11a).
 - ``declare_attackers``: every map of some of the active player's permanents to an attack target, a player
   or a permanent (508.1a, 508.1b, 310.8b), as a set of pairs.
@@ -65,6 +66,10 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind == "cast_transformed":
             yield kind, True
             yield kind, False
+            targets = [*board.players, *permanents]
+            for n in (1, 2):  # a back face with targets is given them as it is cast (601.2c)
+                for chosen in itertools.permutations(targets, n):
+                    yield kind, {"targets": list(chosen)}
         elif kind == "choose_protector":
             yield from ((kind, p) for p in board.players)
         elif kind == "cast":
@@ -92,4 +97,6 @@ def key(kind: str, parsed: Any) -> Hashable:
         return frozenset((aid, tuple(split.items())) for aid, split in parsed.items())
     if kind == "cast":
         return parsed[0], tuple(parsed[1])
+    if kind == "cast_transformed":  # None: not cast; a list: cast with these targets (in order)
+        return None if parsed is None else tuple(parsed)
     return freeze(parsed)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ...core.script import GameOver, Script
 from .battles import choose_protector, legal_protectors, set_protector
-from .state import C, State
+from .editions import PREFIX, SIEGE_ONLY_TRIGGER_EXCEPTION
+from .state import State
 
 
 def _attacked(st: State, battle_id: str) -> bool:
@@ -30,22 +31,24 @@ def _check_once(st: State, script: Script) -> bool:
         if st.is_creature(c):
             _, t = st.pt(c)
             if t <= 0:
-                to_graveyard.append((c.id, C + "704.5f"))
+                to_graveyard.append((c.id, st.c("704.5f")))
                 continue
             if c.props.get("damage", 0) >= t > 0:
-                to_graveyard.append((c.id, C + "704.5g"))
+                to_graveyard.append((c.id, st.c("704.5g")))
                 continue
         if st.is_planeswalker(c) and c.counters.get("loyalty", 0) <= 0:
-            to_graveyard.append((c.id, C + "704.5i"))
+            to_graveyard.append((c.id, st.c("704.5i")))
             continue
         if not st.is_battle(c):
             continue
         if c.props.get("attached_to"):
             unattach.append(c.id)  # 310.9
         going = False
-        if c.counters.get("defense", 0) <= 0 and not st.on_stack_or_pending(c.id):
-            to_graveyard.append((c.id, C + "310.7"))
-            going = True
+        if c.counters.get("defense", 0) <= 0:
+            clause = _zero_defense_clause(st, c)
+            if clause is not None:
+                to_graveyard.append((c.id, clause))
+                going = True
         prot = c.props.get("protector")
         if (prot is None or prot in st.lost or prot not in legal_protectors(st, c)) and not _attacked(st, c.id):
             protectors.append((c.id, "graveyard" if going else ""))
@@ -58,23 +61,35 @@ def _check_once(st: State, script: Script) -> bool:
         b = st.card(bid)
         if not legal_protectors(st, b):
             if bid not in [x for x, _ in to_graveyard]:
-                to_graveyard.append((bid, C + "310.10"))
+                to_graveyard.append((bid, st.c("310.10")))
             continue
-        chosen.append((bid, choose_protector(st, script, b, C + "310.10")))
+        chosen.append((bid, choose_protector(st, script, b, st.c("310.10"))))
 
     with st.trace.simultaneous():
         for p in losers:
-            st.trace.emit("lost", C + "704.5a", player=p)
+            st.trace.emit("lost", st.c("704.5a"), player=p)
         for bid, who in chosen:
-            set_protector(st, st.card(bid), who, C + "310.10")
+            set_protector(st, st.card(bid), who, st.c("310.10"))
         for bid in unattach:
             b = st.card(bid)
-            st.trace.emit("unattached", C + "310.9", card=bid, **{"from": b.props.pop("attached_to")})
+            st.trace.emit("unattached", st.c("310.9"), card=bid, **{"from": b.props.pop("attached_to")})
         for cid, clause in to_graveyard:
             _leave_battlefield(st, cid, "graveyard", clause)
     for p in losers:
         _lose(st, p)
     return True
+
+
+def _zero_defense_clause(st: State, c) -> str | None:
+    """A battle with defense 0 goes to its owner's graveyard unless it is the source of a triggered ability that
+    has not yet left the stack: in 20231117.0 any battle (310.7); in the current edition only a Siege (310.7,
+    704.5v) -- another battle goes regardless (310.8: "If a non-Siege battle's defense is 0, it's put into its
+    owner's graveyard.", 704.5w). None: it stays."""
+    if st.ruleset in SIEGE_ONLY_TRIGGER_EXCEPTION:
+        if not st.is_siege(c):
+            return PREFIX + "310.8"
+        return None if st.on_stack_or_pending(c.id) else PREFIX + "310.7"
+    return None if st.on_stack_or_pending(c.id) else st.c("310.7")
 
 
 def _leave_battlefield(st: State, cid: str, zone: str, clause: str) -> None:
@@ -87,12 +102,14 @@ def _leave_battlefield(st: State, cid: str, zone: str, clause: str) -> None:
     st.reset_object(c)
 
 
-def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str = C + "506.4") -> None:
+def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str | None = None) -> None:
     """506.4: a permanent leaves combat; a battle that leaves it is no longer attacked by anything.
 
     Callers tag the event with the rule that removes it: a battle that stops being a battle or changes
     controller while attacked (mtg:ruling.removed-from-combat), a creature in combat that becomes a battle
-    (mtg:summary.no-combat), otherwise 506.4 (a creature whose controller changes, a player who left)."""
+    (mtg:summary.no-combat), otherwise 506.4 (a creature whose controller changes, a player who left). Under the
+    current edition its 506.4 names every one of these removals, and tags them all (editions.py)."""
+    clause = st.removal_clause(clause or st.c("506.4"))
     cb = st.combat
     if cb is None:
         return
@@ -119,13 +136,50 @@ def _lose(st: State, player: str) -> None:
         alive = st.alive()
         winner = alive[0] if alive else None
         if winner is not None:
-            st.trace.emit("won", C + "704.5a", player=winner)
+            st.trace.emit("won", st.c("704.5a"), player=winner)
         raise GameOver(winner)
     if len(st.board.players) > 2:
-        st.trace.emit("left_game", C + "704.5a", player=player)
+        st.trace.emit("left_game", st.c("704.5a"), player=player)
         if st.combat is not None:
             for cid in list(st.combat.attackers) + list(st.combat.blockers):
                 if st.card(cid).controller == player:
                     remove_from_combat(st, cid, emit=True)
             if player in st.combat.defending:
                 st.combat.defending.remove(player)
+        _objects_leave_with(st, player)
+
+
+def _objects_leave_with(st: State, player: str) -> None:
+    """800.4a: "all objects ... owned by that player leave the game and any effects which give that player control of
+    any objects or players end. Then, if that player controlled any objects on the stack not represented by cards,
+    those objects cease to exist. Then, if there are any objects still controlled by that player, those objects are
+    exiled." (assumption mtg:A-leaving-player-default-control)."""
+    clause = st.c("800.4a")
+    owned = [c for c in st.board.cards.values() if c.owner == player and c.zone != "outside_game"]
+    regained = [c for c in st.battlefield() if c.controller == player and c.owner != player and c.props.get("control_from")]
+    if owned or regained:
+        with st.trace.simultaneous():
+            for c in owned:
+                if c.zone == "battlefield":
+                    _leave_battlefield(st, c.id, "outside_game", clause)
+                else:
+                    st.stack[:] = [i for i in st.stack if not (i.card == c.id and i.ability is None)]
+                    st.board.move(c.id, "outside_game", clause)
+            for c in regained:
+                back = c.props.pop("control_from")
+                st.board.zones[(c.controller, "battlefield")].remove(c.id)
+                c.controller = back if back not in st.lost else c.owner
+                st.board.zones[(c.controller, "battlefield")].append(c.id)
+                st.trace.emit("control_changed", clause, card=c.id, player=c.controller)
+    st.stack[:] = [i for i in st.stack if not (i.ability and i.controller == player)]
+    st.pending[:] = [i for i in st.pending if i.controller != player]
+    still = [c for c in st.battlefield() if c.controller == player]
+    still += [st.card(i.card) for i in st.stack if i.ability is None and i.controller == player]
+    if still:
+        with st.trace.simultaneous():
+            for c in still:
+                if c.zone == "battlefield":
+                    _leave_battlefield(st, c.id, "exile", clause)
+                else:
+                    st.stack[:] = [i for i in st.stack if i.card != c.id]
+                    st.board.move(c.id, "exile", clause)

@@ -13,7 +13,7 @@ from ...core.script import Refusal, Script
 from . import sba
 from .battles import enter_battlefield
 from .damage import deal, lose_life
-from .state import C, StackItem, State
+from .state import StackItem, State
 
 PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 
@@ -70,15 +70,15 @@ def cast_validator(st: State, player: str):
             raise Refusal("unknown_object", f"no card {cid!r}")
         c = st.card(cid)
         if c.zone != "hand" or c.owner != player:
-            raise Refusal("not_in_hand", f"{cid} is not in {player}'s hand", clause=C + "310.1")
+            raise Refusal("not_in_hand", f"{cid} is not in {player}'s hand", clause=st.c("310.1"))
         types = st.types(c)
         if "instant" not in types:
             if player != st.active:
-                raise Refusal("not_your_turn", f"{cid} can be cast only in its controller's turn", clause=C + "310.1")
+                raise Refusal("not_your_turn", f"{cid} can be cast only in its controller's turn", clause=st.c("310.1"))
             if st.step not in ("main", "main2"):
-                raise Refusal("not_main_phase", f"{cid} can be cast only in a main phase", clause=C + "310.1")
+                raise Refusal("not_main_phase", f"{cid} can be cast only in a main phase", clause=st.c("310.1"))
             if st.stack:
-                raise Refusal("stack_not_empty", f"{cid} can be cast only with an empty stack", clause=C + "310.1")
+                raise Refusal("stack_not_empty", f"{cid} can be cast only with an empty stack", clause=st.c("310.1"))
         eff = _effect(st, cid)
         name = eff[0] if eff else None
         if (len(targets) != _n_targets(name) or len(set(targets)) != len(targets)
@@ -91,7 +91,7 @@ def cast_validator(st: State, player: str):
 def put_spell(st: State, player: str, cid: str, targets: list[str], *, free: bool = False) -> None:
     c = st.card(cid)
     battle = st.is_battle_def(c)
-    clause = C + ("310.11b" if free else "310.1" if battle else "601.2a")
+    clause = st.c("310.11b" if free else "310.1" if battle else "601.2a")
     with st.trace.simultaneous():
         st.board.move(cid, "stack", clause)
         st.trace.emit("cast", clause, card=cid, player=player, face=c.props.get("face", "front"), free=free)
@@ -106,7 +106,17 @@ def run_stack(st: State, script: Script) -> None:
         settle(st, script)
         if not st.stack:
             return
-        priority_round(st, script)
+        priority_round(st, script, opening=st.c("117.3b") if st.resolved else None)
+
+
+def priority_step(st: State, script: Script) -> None:
+    """117.3a/117.4: the active player receives priority (after SBAs and triggers, 117.5); when all players pass
+    in succession the top object resolves and the active player receives priority again (117.3b), or, with an
+    empty stack, the step ends."""
+    while True:
+        settle(st, script)
+        if priority_round(st, script, opening=st.c("117.3b") if st.resolved else None):
+            return
 
 
 def settle(st: State, script: Script) -> None:
@@ -119,23 +129,60 @@ def settle(st: State, script: Script) -> None:
         st.pending.clear()
 
 
-def priority_round(st: State, script: Script) -> None:
+def priority_round(st: State, script: Script, first: int = 0, passed: int = 0, opening: str | None = None) -> bool:
+    """Players in turn order from ``players[first]`` (the active player unless the active player has already
+    passed) until all pass in succession (117.4). True: the stack was empty, the step ends; False: the top
+    object resolved. A cast keeps priority with the caster (117.3c) and restarts the succession. ``opening``:
+    the clause of the first decision asked (117.3b right after a resolution), else 117.3d."""
     players = st.from_active()
-    i, passes = 0, 0
+    i, passes = first, passed
+    st.resolved = False
     while passes < len(players):
         p = players[i % len(players)]
-        got = script.decide(p, ("pass", "cast"), C + "117.3d", lambda d: _priority(st, p, d), optional=True)
-        if got is None:
-            raise Stop()
-        d, parsed = got
-        if d.kind == "pass":
+        parsed = ask_priority(st, script, p, opening or st.c("117.3d"))
+        opening = None
+        if parsed is None:
             passes += 1
             i += 1
             continue
         put_spell(st, p, *parsed)
         settle(st, script)
-        passes = 0  # 117.3c: the caster receives priority again
+        passes = 0
+    if not st.stack:
+        return True
     resolve_top(st, script)
+    st.resolved = True  # 117.3b: the active player receives priority next
+    return False
+
+
+def ask_priority(st: State, script: Script, p: str, clause: str) -> tuple[str, list[str]] | None:
+    """The decision of ``p``, who has priority: a cast, or None for a pass.
+
+    The shorthand (PROCEDURE.md): a pass may be left out of the script. When the next script entry is not a
+    ``pass`` or ``cast`` of ``p``, ``p`` passes without a script entry (an implied pass, not traced). An
+    exhausted script is an implied pass too while the stack is empty; with something on the stack it is an open
+    point and ends the case (assumption mtg:A-priority)."""
+    d = script.peek()
+    if d is None and script.at_end is not None:
+        # a legality probe (oracle.core.legality) asks for the decision pending here: every priority point is
+        # one, as in a script with every pass written out (rules.explicit_script)
+        script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
+        raise Stop()
+    if d is None:
+        if st.stack:
+            raise Stop()
+        st.implied.append((script.cursor, p))
+        return None
+    if d.player != p or d.kind not in ("pass", "cast"):
+        st.implied.append((script.cursor, p))
+        return None
+    got = script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
+    if got is None:  # every remaining entry was refused: the script ended at this open point
+        if st.stack:
+            raise Stop()
+        return None
+    d, parsed = got
+    return None if d.kind == "pass" else parsed
 
 
 def _priority(st: State, p: str, d):
@@ -159,19 +206,31 @@ def resolve_top(st: State, script: Script) -> None:
     c = st.card(item.card)
     if any(t in PERMANENT_TYPES for t in st.types(c)):
         battle = st.is_battle(c)
-        st.trace.emit("resolved", C + ("310.2" if battle else "608.3a"), card=c.id, player=item.controller)
-        enter_battlefield(st, script, c, item.controller, C + ("310.2" if battle else "608.3a"))
+        st.trace.emit("resolved", st.c("310.2" if battle else "608.3a"), card=c.id, player=item.controller)
+        enter_battlefield(st, script, c, item.controller, st.c("310.2" if battle else "608.3a"))
         return
     eff = _effect(st, c.id)
     name, param = eff if eff else (None, None)
-    if not all(target_ok(st, name, i, t) for i, t in enumerate(item.targets)):
+    if item.targets and not all(target_ok(st, name, i, t) for i, t in enumerate(item.targets)):
         with st.trace.simultaneous():
-            st.trace.emit("countered", C + "608.2b", card=c.id)
-            st.board.move(c.id, "graveyard", C + "608.2b")
+            st.trace.emit("countered", st.c("608.2b"), card=c.id)
+            _to_graveyard(st, c, st.c("608.2b"))
         return
-    st.trace.emit("resolved", C + "608.2n", card=c.id, player=item.controller)
-    SPELL_EFFECTS[name](st, item, param)
-    st.board.move(c.id, "graveyard", C + "608.2n")
+    st.trace.emit("resolved", st.c("608.2n"), card=c.id, player=item.controller)
+    if name is not None:  # an effect the engine does not model does nothing here; the spell still resolves
+        SPELL_EFFECTS[name](st, item, param)
+    _to_graveyard(st, c)
+
+
+def _to_graveyard(st: State, c, clause: str | None = None) -> None:
+    """608.2n: "the spell is put into its owner’s graveyard" -- a transformed Siege's back face too (a card in a
+    graveyard has its front face up, 400.7)."""
+    st.board.move(c.id, "graveyard", clause or st.c("608.2n"))
+    st.reset_object(c)
+    if c.props.get("face") == "back":
+        from ...core.board import normalize_abilities  # noqa: PLC0415
+        c.props["face"] = "front"
+        c.abilities = normalize_abilities(st.cards_def.get(c.name or "", {}).get("abilities", []))
 
 
 def _resolve_siege(st: State, script: Script, item: StackItem) -> None:
@@ -179,35 +238,48 @@ def _resolve_siege(st: State, script: Script, item: StackItem) -> None:
     triggered ability (the Siege's controller when it triggered, 603.3a), even if control of the Siege has
     changed since (assumption mtg:A-siege-trigger-controller)."""
     b = st.card(item.card)
-    st.trace.emit("resolved", C + "310.11b", card=b.id, ability="siege", player=item.controller)
+    st.trace.emit("resolved", st.c("310.11b"), card=b.id, ability="siege", player=item.controller)
     if b.zone != "battlefield":
         return
     controller = item.controller  # "you": the ability's controller, fixed when it triggered (603.3a)
-    sba._leave_battlefield(st, b.id, "exile", C + "310.11b")
+    sba._leave_battlefield(st, b.id, "exile", st.c("310.11b"))
     back = st.cards_def.get(b.name or "", {}).get("back")
     if not back:
         return
-    _, yes = script.decide(controller, ("cast_transformed",), C + "310.11b",
-                           lambda d: _bool(d.args))
-    if yes:
+    from ...core.board import normalize_abilities  # noqa: PLC0415
+    back_abilities = normalize_abilities(back.get("abilities", []))
+    _, targets = script.decide(controller, ("cast_transformed",), st.c("310.11b"),
+                               lambda d: _transformed_cast(st, back_abilities, d.args))
+    if targets is not None:
         b.props["face"] = "back"
-        from ...core.board import normalize_abilities  # noqa: PLC0415
-        b.abilities = normalize_abilities(back.get("abilities", []))
-        b.owner = b.owner  # cast from exile by its controller
-        put_spell(st, controller, b.id, [], free=True)
+        b.abilities = back_abilities
+        put_spell(st, controller, b.id, targets, free=True)
 
 
-def _bool(x: Any) -> bool:
-    if not isinstance(x, bool):
-        raise Refusal("malformed_decision", "cast_transformed takes true or false")
-    return x
+def _transformed_cast(st: State, back_abilities: list[tuple[str, Any]], x: Any) -> list[str] | None:
+    """``false`` (don't cast), ``true`` (cast; a back face with no target), or ``{targets: [...]}``: 601.2c applies to
+    a spell cast without paying its mana cost too, so its targets are chosen as it is cast. None: not cast."""
+    if x is False:
+        return None
+    if x is True:
+        targets: list[Any] = []
+    elif isinstance(x, dict) and set(x) == {"targets"} and isinstance(x["targets"], list):
+        targets = list(x["targets"])
+    else:
+        raise Refusal("malformed_decision", "cast_transformed takes true, false or {targets: [...]}")
+    name = next((n for n, _ in back_abilities if n in SPELL_EFFECTS), None)
+    if (len(targets) != _n_targets(name) or len(set(map(str, targets))) != len(targets)
+            or not all(target_ok(st, name, i, t) for i, t in enumerate(targets))):
+        raise Refusal("illegal_target", f"the back face needs {_n_targets(name)} legal target(s), got {targets}",
+                      clause=st.c("310.11b"))
+    return targets
 
 
 # -- effects of the synthetic spells ---------------------------------------------------------
 
 def _deal_damage(st: State, item: StackItem, n: int) -> None:
     with st.trace.simultaneous():
-        deal(st, item.card, item.targets[0], n, combat=False, clause=C + "summary.any-target")
+        deal(st, item.card, item.targets[0], n, combat=False, clause=st.c("summary.any-target"))
 
 
 def _gain_control(st: State, item: StackItem, _: Any) -> None:
@@ -221,12 +293,13 @@ def _gain_control(st: State, item: StackItem, _: Any) -> None:
     attacked = st.combat is not None and c.id in st.combat.attackers.values()
     with st.trace.simultaneous():
         board.zones[(c.controller, "battlefield")].remove(c.id)
+        c.props["control_from"] = c.controller  # the control-changing effect ends if its player leaves (800.4a)
         c.controller = item.controller
         board.zones[(c.controller, "battlefield")].append(c.id)
-        st.trace.emit("control_changed", C + "613.1b", card=c.id, player=c.controller)
+        st.trace.emit("control_changed", st.c("613.1b"), card=c.id, player=c.controller)
         if st.combat and (c.id in st.combat.attackers or c.id in st.combat.blockers or attacked):
             sba.remove_from_combat(st, c.id, emit=True,
-                                   clause=C + ("ruling.removed-from-combat" if attacked else "506.4"))
+                                   clause=st.c("ruling.removed-from-combat" if attacked else "506.4"))
 
 
 def _become_copy(st: State, item: StackItem, _: Any) -> None:
@@ -241,26 +314,26 @@ def _become_copy(st: State, item: StackItem, _: Any) -> None:
     with st.trace.simultaneous():
         target.props["copy_of"] = original.name
         target.abilities = normalize_abilities(st.face_def(target).get("abilities", []))
-        st.trace.emit("became_copy", C + ("310.8g" if was_protected else "707.2"), card=target.id, of=original.id)
+        st.trace.emit("became_copy", st.c("310.8g" if was_protected else "707.2"), card=target.id, of=original.id)
         if (not was_battle and st.is_battle(target) and st.combat
                 and (target.id in st.combat.attackers or target.id in st.combat.blockers)):
-            sba.remove_from_combat(st, target.id, emit=True, clause=C + "summary.no-combat")
+            sba.remove_from_combat(st, target.id, emit=True, clause=st.c("summary.no-combat"))
 
 
 def _become_battle(st: State, item: StackItem, _: Any) -> None:
     c = st.card(item.targets[0])
     with st.trace.simultaneous():
         c.props.setdefault("type_effects", []).append(("add", ["battle"]))
-        st.trace.emit("types_changed", C + "613.1d", card=c.id, types=st.types(c))
+        st.trace.emit("types_changed", st.c("613.1d"), card=c.id, types=st.types(c))
         if st.combat and (c.id in st.combat.attackers or c.id in st.combat.blockers):
-            sba.remove_from_combat(st, c.id, emit=True, clause=C + "summary.no-combat")
+            sba.remove_from_combat(st, c.id, emit=True, clause=st.c("summary.no-combat"))
 
 
 def _become_creature(st: State, item: StackItem, pt: dict) -> None:
     c = st.card(item.targets[0])
     c.props.setdefault("type_effects", []).append(("add", ["creature"]))
     c.props.setdefault("pt_effects", []).append(("set", (pt["power"], pt["toughness"])))
-    st.trace.emit("types_changed", C + "613.1d", card=c.id, types=st.types(c))
+    st.trace.emit("types_changed", st.c("613.1d"), card=c.id, types=st.types(c))
 
 
 def _become_artifact_creature(st: State, item: StackItem, pt: dict) -> None:
@@ -269,16 +342,16 @@ def _become_artifact_creature(st: State, item: StackItem, pt: dict) -> None:
     with st.trace.simultaneous():
         c.props.setdefault("type_effects", []).append(("set", ["artifact", "creature"]))
         c.props.setdefault("pt_effects", []).append(("set", (pt["power"], pt["toughness"])))
-        st.trace.emit("types_changed", C + ("310.8g" if was_battle else "613.1d"), card=c.id, types=st.types(c))
+        st.trace.emit("types_changed", st.c("310.8g" if was_battle else "613.1d"), card=c.id, types=st.types(c))
         if was_battle and st.combat and c.id in st.combat.attackers.values():
             # "If a battle that's being attacked somehow stops being a battle, it is removed from combat."
-            sba.remove_from_combat(st, c.id, emit=True, clause=C + "ruling.removed-from-combat")
+            sba.remove_from_combat(st, c.id, emit=True, clause=st.c("ruling.removed-from-combat"))
 
 
 def _add_defense(st: State, item: StackItem, n: int) -> None:
     c = st.card(item.targets[0])
     c.counters["defense"] = c.counters.get("defense", 0) + n
-    st.trace.emit("counters_placed", C + "310.4c", card=c.id, kind="defense", count=n, defense=st.defense(c))
+    st.trace.emit("counters_placed", st.c("310.4c"), card=c.id, kind="defense", count=n, defense=st.defense(c))
 
 
 SPELL_EFFECTS = {
@@ -291,4 +364,4 @@ SPELL_EFFECTS = {
     "add_defense": _add_defense,
 }
 
-__all__ = ["Stop", "run_stack", "settle", "priority_round", "cast_validator", "put_spell", "lose_life"]
+__all__ = ["Stop", "run_stack", "priority_step", "settle", "priority_round", "cast_validator", "put_spell", "lose_life"]

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...core.board import Board, Card
 from ...core.trace import Trace
+from .editions import CURRENT, PREFIX, cite
 
 C = "mtg:"  # clause prefix
 
@@ -47,6 +48,18 @@ class State:
     pending: list[StackItem] = field(default_factory=list)  # triggered, not yet on the stack
     combat: Combat | None = None
     two_headed: bool = False
+    ruleset: str = "cr-20231117"  # the edition (editions.py)
+    resolved: bool = False  # a spell or ability has just resolved: the next priority is 117.3b's
+    implied: list[tuple[int, str]] = field(default_factory=list)  # implied passes: (script index before, player)
+
+    # -- clauses of the edition -----------------------------------------------------------
+    def c(self, number: str) -> str:
+        """The clause id for rule ``number`` (in the seed's numbering) under this case's edition (editions.cite)."""
+        return cite(self.ruleset, C + number)
+
+    def removal_clause(self, clause: str) -> str:
+        """A removal from combat: under the current edition always its 506.4 (editions.cite)."""
+        return PREFIX + "506.4" if self.ruleset == CURRENT else clause
 
     # -- players --------------------------------------------------------------------------
     @property
@@ -147,7 +160,7 @@ class State:
 
     def reset_object(self, c: Card) -> None:
         """400.7: a permanent that changes zones becomes a new object with no memory of its old one."""
-        for k in ("type_effects", "pt_effects", "protector", "attached_to", "damage", "copy_of", "entered"):
+        for k in ("type_effects", "pt_effects", "protector", "attached_to", "damage", "copy_of", "entered", "control_from"):
             c.props.pop(k, None)
         c.counters.clear()
         c.tapped = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .setups import STEPS
 from ...core.vocabulary import (
     CORE_EVENTS,
     CORE_REASONS,
@@ -35,7 +36,8 @@ EVENTS = specs(
               "510.2/120: a source deals damage to a player, creature, planeswalker or battle", "target"),
     EventSpec("life_changed", ("player", "amount", "life"), "a player's life total changes", "player"),
     EventSpec("unattached", ("card", "from"), "310.9: a battle attached to something becomes unattached", "card"),
-    EventSpec("left_game", ("player",), "800.4a: a player who lost a multiplayer game leaves it", "player"),
+    EventSpec("left_game", ("player",), "800.4a: a player who lost a multiplayer game leaves it (then the objects they "
+              "own move to outside_game and what they still control is exiled)", "player"),
     EventSpec("control_changed", ("card", "player"), "a permanent's controller changes", "card"),
     EventSpec("types_changed", ("card", "types"), "a type-changing effect applies (types: the card types after)", "card"),
     EventSpec("became_copy", ("card", "of"), "a permanent becomes a copy of another permanent", "card"),
@@ -47,7 +49,8 @@ DECISIONS = specs(
     DecisionSpec("cast", "{card: id, targets: [id, ...]?}",
                  "601/310.1: cast a spell from hand (the player with priority)"),
     DecisionSpec("pass", "null", "117.3d: pass priority; when all players pass in succession the top of the stack "
-                                 "resolves (or, with an empty stack, the step ends)"),
+                                 "resolves (or, with an empty stack, the step ends). Passes may be left out: a player "
+                                 "with priority whose pass or cast is not the next script entry passes (PROCEDURE.md)"),
     DecisionSpec("end_main", "null",
                  "the active player, with an empty stack in a main phase, moves on (to combat, or ends the turn "
                  "after the second main phase)"),
@@ -60,10 +63,11 @@ DECISIONS = specs(
                  "509.1a: each defending player in turn order declares blocks for the creatures they control"),
     DecisionSpec("assign_combat_damage", "{attacker: {blocker: amount, ...}, ...}",
                  "510.1c: the attacking player divides the damage of each creature blocked by two or more "
-                 "(in the damage assignment order they list; lethal to each before the next)"),
-    DecisionSpec("cast_transformed", "bool",
+                 "(cr-20231117: in the damage assignment order they list, lethal to each before the next; "
+                 "cr-20260807: as they choose)"),
+    DecisionSpec("cast_transformed", "bool | {targets: [id, ...]}",
                  "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
-                 "mana cost"),
+                 "mana cost; a back face with a target is given it as it is cast (601.2c): {targets: [...]}"),
 )
 
 REASONS = {
@@ -90,10 +94,10 @@ REASONS = {
     "not_defending": "509.1a: the attacker is not attacking this player, a planeswalker they control or a battle they protect",
     "flying": "702.9b: a creature with flying can be blocked only by creatures with flying or reach",
     "menace": "702.111b: a creature with menace can't be blocked except by two or more creatures",
-    "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power, lethal to each blocker in order before the next",
+    "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
 }
 
-ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "stack")
+ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "stack", "outside_game")
 
 ABILITIES = specs(
     AbilitySpec("flying", "", "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
@@ -124,7 +128,7 @@ PLAYER_FIELDS = {
 }
 
 CARD_FIELDS = {
-    "zone": "battlefield | hand | library | graveyard | exile | stack",
+    "zone": "battlefield | hand | library | graveyard | exile | stack | outside_game (left the game with its owner, 800.4a)",
     "owner": "player id",
     "controller": "player id",
     "face": "front | back",
@@ -172,4 +176,5 @@ VOCABULARY = Vocabulary(
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
     field_events=FIELD_EVENTS,
+    steps=STEPS,
 )

@@ -1,0 +1,76 @@
+"""Figures for ``tcg-oracle bench``: a z3 legality verdict on a 6x6 Magic board (next to the reference
+engine's and the brute force's), and block-count enumeration by z3 against the brute force."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any, Callable
+
+from .boards import Attack, Board, Card
+
+_F = frozenset
+
+
+def magic_6x6() -> Board:
+    """Six attackers (plain, flying, menace) against six potential blockers of the defender (plain,
+    reach, flying, one tapped)."""
+    kws = [_F(), _F({"flying"}), _F({"menace"}), _F(), _F({"flying"}), _F({"menace"})]
+    attackers = [Card(f"a{i + 1}", "alice", "creature", power=2, keywords=k) for i, k in enumerate(kws)]
+    bkws = [_F(), _F({"reach"}), _F({"flying"}), _F(), _F(), _F({"reach"})]
+    blockers = [Card(f"b{i + 1}", "bob", "creature", tapped=(i == 4), power=2, keywords=k) for i, k in enumerate(bkws)]
+    return Board("mtg", "alice", ("alice", "bob"), tuple(attackers + blockers),
+                 tuple(Attack(a.id, "bob") for a in attackers), name="magic-6x6")
+
+
+def ijinden_2x6() -> Board:
+    cards = [Card("a1", "alice", "ijin", power=3000, pressure=2), Card("a2", "alice", "ijin", power=2000)]
+    cards += [Card(f"b{i + 1}", "bob", "guardian" if i % 3 == 2 else "ijin", power=1000) for i in range(6)]
+    return Board("ijinden", "alice", ("alice", "bob"), tuple(cards),
+                 (Attack("a1", "bob"), Attack("a2", "bob")), name="ijinden-2x6")
+
+
+def _median(fn: Callable[[], Any], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def figures(quick: bool = False) -> dict[str, Any]:
+    from . import brute, verdicts
+    from .solver import BlockModel
+
+    repeats = 5 if quick else 20
+    board = magic_6x6()
+    decl = (("b1", "a3"), ("b2", "a2"), ("b4", "a3"))  # menace a3 double-blocked, the flier a2 by reach
+    model = BlockModel(board)
+    out: dict[str, Any] = {
+        "verdict_board": board.name,
+        "z3_build": _median(lambda: BlockModel(board), repeats),
+        "z3_verdict": _median(lambda: model.legal(decl), repeats * 5),
+        "engine_verdict": _median(lambda: verdicts.engine_legal(board, decl), repeats),
+        "brute_verdict": _median(lambda: brute.legal(board, decl), repeats * 5),
+        "verdict": model.legal(decl),
+    }
+    small = ijinden_2x6()
+    out["count_board"] = small.name
+    out["count"] = BlockModel(small).count()
+    out["z3_count"] = _median(lambda: BlockModel(small).count(), 1 if quick else 5)
+    out["brute_count"] = _median(lambda: brute.count(small), 1 if quick else 5)
+    return out
+
+
+def rows(fig: dict[str, Any]) -> list[tuple[str, str]]:
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1e6:.0f} µs" if seconds < 1e-3 else f"{seconds * 1000:.1f} ms"
+
+    return [
+        (f"z3: legality verdict, {fig['verdict_board']} (solver built once)", ms(fig["z3_verdict"])),
+        ("z3: building that board's model", ms(fig["z3_build"])),
+        ("reference engine / brute force: the same verdict", f"{ms(fig['engine_verdict'])} / {ms(fig['brute_verdict'])}"),
+        (f"z3: enumerate the {fig['count']} legal blocks of {fig['count_board']}", ms(fig["z3_count"])),
+        ("brute force: the same count", ms(fig["brute_count"])),
+    ]

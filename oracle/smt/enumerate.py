@@ -1,0 +1,76 @@
+"""Every block board up to a number of cards, per game, for the agreement checks and the bench.
+
+Each card is drawn from a small set of templates that covers every attribute the blocking rules read
+(controller, kind, tapped, ブロッカー, flying/reach/menace, pressure, what is attacked); boards that differ
+only by the order of their cards are generated once (candidates and attackers as multisets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations_with_replacement
+from typing import Iterator
+
+from .boards import Attack, Board, Card
+
+A, B = "alice", "bob"
+_F = frozenset
+
+
+def _candidates(game: str) -> list[Card]:
+    if game == "ijinden":
+        return [Card("?", p, k, tapped=t, power=1000) for p in (A, B) for k in ("ijin", "guardian") for t in (False, True)]
+    if game == "duelmasters":
+        return [Card("?", p, "creature", tapped=t, power=2000, keywords=kw)
+                for p in (A, B) for t in (False, True) for kw in (_F(), _F({"blocker"}))]
+    return ([Card("?", p, "creature", tapped=t, power=2, keywords=kw)
+             for p in (A, B) for t in (False, True) for kw in (_F(), _F({"flying"}), _F({"reach"}))]
+            + [Card("?", A, "battle", protector=B), Card("?", B, "battle", protector=B)])
+
+
+def _attackers(game: str) -> list[Card]:
+    if game == "ijinden":
+        return [Card("?", A, "ijin", power=2000, pressure=n) for n in (1, 2, 3)]
+    if game == "duelmasters":
+        return [Card("?", A, "creature", power=3000)]
+    return [Card("?", A, "creature", power=3, keywords=kw) for kw in (_F(), _F({"flying"}), _F({"menace"}))]
+
+
+def boards(game: str, max_cards: int, *, min_cards: int = 1) -> Iterator[Board]:
+    """Every board of ``game`` with ``min_cards`` to ``max_cards`` cards (at least one attacker)."""
+    cands, atts = _candidates(game), _attackers(game)
+    max_attackers = 1 if game == "duelmasters" else max_cards
+    for size in range(max(min_cards, 1), max_cards + 1):
+        for n_att in range(1, min(size, max_attackers) + 1):
+            for att in combinations_with_replacement(range(len(atts)), n_att):
+                for cand in combinations_with_replacement(range(len(cands)), size - n_att):
+                    yield from _boards(game, [atts[i] for i in att], [cands[i] for i in cand])
+
+
+def _boards(game: str, att: list[Card], cand: list[Card]) -> Iterator[Board]:
+    attackers = [replace(c, id=f"a{n + 1}") for n, c in enumerate(att)]
+    candidates = [replace(c, id=f"c{n + 1}") for n, c in enumerate(cand)]
+    cards = tuple(attackers + candidates)
+    if game == "ijinden":
+        yield Board(game, A, (A, B), cards, tuple(Attack(a.id, B) for a in attackers))
+    elif game == "duelmasters":
+        for shield_chosen in (False, True):
+            yield Board(game, A, (A, B), cards, (Attack(attackers[0].id, B),), shield_chosen=shield_chosen)
+        for c in candidates:  # C1: an attack on a tapped creature of the opponent
+            if c.controller == B and c.tapped:
+                yield Board(game, A, (A, B), cards, (Attack(attackers[0].id, c.id),))
+    else:
+        targets = [B] + [c.id for c in candidates if c.kind == "battle"]  # 310.8b: bob protects every battle
+        yield from _mtg_targets(cards, attackers, targets)
+
+
+def _mtg_targets(cards: tuple[Card, ...], attackers: list[Card], targets: list[str]) -> Iterator[Board]:
+    def assign(i: int, chosen: list[str]) -> Iterator[list[str]]:
+        if i == len(attackers):
+            yield chosen
+            return
+        for t in targets:
+            yield from assign(i + 1, chosen + [t])
+
+    for chosen in assign(0, []):
+        yield Board("mtg", A, (A, B), cards, tuple(Attack(a.id, t) for a, t in zip(attackers, chosen)))
