@@ -221,6 +221,15 @@ def parting(console: Console, ref, res, catalog, engine: str) -> None:
     from .core.moments import moments
     from .reports.traces import align
 
+    level = getattr(res, "level", None) or "trace"
+    if level != "trace":  # no trace to set beside the reference's: the verdict compares what the level shows
+        console.print(f"[dim]{escape(engine)} reports at level {escape(level)}: it sends no trace, so its moments "
+                      f"cannot be set beside the reference's; the verdict below compares what level {escape(level)} "
+                      f"shows (each decision accepted or refused"
+                      + (", the state after each decision" if level in ("checkpoints", "steps") else "")
+                      + (", the events of each decision" if level == "steps" else "")
+                      + ", the final state and the winner).[/dim]")
+        return
     a, b = moments(ref.trace or []), moments(res.trace or [])
     for j in range(max(len(a), len(b))):
         ma = a[j] if j < len(a) else None

@@ -284,16 +284,39 @@ def _unchanged_after_refusal(ctx: Ctx, i: int, at: int, hit: tuple[int, TraceEnt
     cps = obs.checkpoints
     if cps is not None and at in cps and at - 1 in cps:
         if cps[at] != cps[at - 1]:
+            changed = _state_changes(cps[at - 1], cps[at])
             return Divergence(what="rejection", index=at, expected={"after": at - 1, "state": cps[at - 1]},
                               actual={"after": at, "state": cps[at]},
                               message=f"decision {at} was refused, but the state after it differs from the state "
-                                      f"before it (checkpoints {at - 1} and {at})")
+                                      f"before it (checkpoints {at - 1} and {at}): "
+                                      + "; ".join(changed[:5]) + (f"; and {len(changed) - 5} more" if len(changed) > 5
+                                                                  else ""))
         return None
-    needs = "checkpoints" if cps is None else "trace"
-    why = ("the engine reports no state after each decision" if cps is None
-           else f"the reply has no checkpoint before and after decision {at}")
+    if cps is None:
+        needs, why = "checkpoints", "the engine reports no state after each decision"
+    else:  # a checkpoints engine that left out one of the two states: say which, not "report a trace"
+        missing = [str(n) for n in (at - 1, at) if n not in cps]
+        needs = "checkpoints"
+        why = (f"the reply has no checkpoint after: {', '.join(missing)} (the state "
+               + ("before the first decision, after: -1, " if at == 0 else "")
+               + "is what the refused decision must leave unchanged)")
     ctx.not_checkable(f"rejected[{i}].unchanged", needs, f"that nothing changed after refused decision {at}: {why}")
     return None
+
+
+def _state_changes(before: Any, after: Any, path: str = "") -> list[str]:
+    """Where two projected states differ, field by field (``players.bob.battle_declared: false -> true``)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: list[str] = []
+        for k in list(before) + [k for k in after if k not in before]:
+            if k not in after:
+                out.append(f"{path}{k}: missing after")
+            elif k not in before:
+                out.append(f"{path}{k}: new after ({_j(after[k])})")
+            else:
+                out += _state_changes(before[k], after[k], f"{path}{k}.")
+        return out
+    return [] if same(before, after) and same(after, before) else [f"{path.rstrip('.')}: {_j(before)} -> {_j(after)}"]
 
 
 def _ask_legality(ctx: Ctx, i: int, at: int, reason: str, outcome: str) -> Divergence | None:

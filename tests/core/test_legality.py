@@ -53,8 +53,8 @@ def test_every_scripted_decision_is_accepted_exactly_when_the_enumeration_holds_
             assert L.key(p.game, entry["kind"], parsed) in legal, f"{lc.case.id}[{i}]: {entry} not enumerated"
         else:
             assert verdict.clause == clause, f"{lc.case.id}[{i}]"
-            written = [(o.kind, json.dumps(o.args, ensure_ascii=False)) for o in p.legal]   # dict order counts
-            assert (entry["kind"], json.dumps(entry.get("args"), ensure_ascii=False)) not in written
+            written = [(o.player, o.kind, json.dumps(o.args, ensure_ascii=False)) for o in p.legal]  # dict order counts
+            assert (entry["player"], entry["kind"], json.dumps(entry.get("args"), ensure_ascii=False)) not in written
 
 
 # -- perft-style counts: small boards, counted by hand from the rule text ------------------------------

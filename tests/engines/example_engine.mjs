@@ -141,7 +141,7 @@ class Game {
         reason = entry.kind === "declare_attackers" && entry.player !== this.active
           ? "not_turn_player" : "unexpected_decision";
       } else if (entry.player !== player) {
-        reason = entry.kind === "declare_attackers" ? "not_turn_player" : "not_your_decision";
+        reason = ["declare_attackers", "end_turn"].includes(entry.kind) ? "not_turn_player" : "not_your_decision";
       } else {
         reason = validate(entry);
       }

@@ -74,8 +74,9 @@ class Battle:
             try:
                 if d["kind"] not in kinds:
                     raise Refused("unexpected_decision")
-                if d["player"] != player:
-                    raise Refused("not_your_decision")
+                if d["player"] != player:  # the battle declaration and end_turn are the turn player's
+                    raise Refused("not_turn_player" if d["kind"] in ("declare_attackers", "end_turn")
+                                  else "not_your_decision")
                 parsed = validate(d)
             except Refused as r:
                 self.emit(("rejected", {"at": at, "player": d["player"], "reason": r.reason}))
@@ -124,6 +125,8 @@ class Battle:
             raise Refused("malformed_decision")
         seen = set()
         for attacker, blockers in plan.items():
+            if not isinstance(blockers, list) or not all(isinstance(b, str) for b in blockers):
+                raise Refused("malformed_decision")
             if not self.cards.get(attacker, {}).get("attacker"):
                 raise Refused("not_an_attacker")
             for b in blockers:

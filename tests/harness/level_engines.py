@@ -48,3 +48,20 @@ def trace_automatic() -> LevelEngine:
 
 def final_automatic() -> LevelEngine:
     return LevelEngine(Behaviour(observation="final", automatic=True))
+
+
+def suite_with_an_events_only_case(root):
+    """A user suite of two Ijinden cases: a golden one as it is, and the same one asserting only its events
+    (the golden cases now all assert something a final-level engine can check)."""
+    import yaml
+
+    from oracle import paths
+
+    (root / "ijinden").mkdir(parents=True)
+    golden = yaml.safe_load((paths.cases_dir() / "ijinden" / "resolution.yaml").read_text(encoding="utf-8"))
+    case = next(c for c in golden if c["id"] == "ijinden.d1.zero-vs-zero-ijin-tie")
+    events_only = {**case, "id": "user.d1.zero-vs-zero-events-only",
+                   "expect": {"events": case["expect"]["events"]}}
+    (root / "ijinden" / "cases.yaml").write_text(yaml.safe_dump([case, events_only], allow_unicode=True),
+                                                 encoding="utf-8")
+    return root

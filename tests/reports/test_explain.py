@@ -108,3 +108,6 @@ def test_what_an_engine_level_cannot_show_is_listed(toy):
 
     code, out = _explain("rtoy.fight.tie", engine=FinalLevel())
     assert "reference-final" in out and "not checked at level final: events needs steps" in out
+    # a final-level engine sends no trace: explain says so instead of "parts from the reference ... the trace
+    # has ended" (what an engine author writing from the README alone was told on a passing case)
+    assert "parts from the reference" not in out and "sends no trace" in out

@@ -302,7 +302,8 @@ def test_levels_in_the_report(tmp_path):
     from oracle.harness.runner import run_suite
     from oracle.loader import load_suite
 
-    results = run_suite(PythonEngine(level_engines.final, "final"), load_suite(), games=["ijinden"])
+    suite = load_suite([level_engines.suite_with_an_events_only_case(tmp_path / "suite")])
+    results = run_suite(PythonEngine(level_engines.final, "final"), suite, games=["ijinden"])
     ctx = render_mod.build([results])
     (run,) = ctx["runs"]
     assert run.level == "final"

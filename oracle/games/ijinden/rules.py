@@ -96,7 +96,7 @@ class Procedure:
     def _validate_attackers(self, args: Any) -> list[str]:
         """A1: one or more of your Ijin, awake, not placed this turn (unless 即応)."""
         state = self.state
-        ids = [args] if isinstance(args, str) else args
+        ids = args  # a list, as the vocabulary says: a lone id is not read as a list of one
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
             raise Refusal("malformed_decision", "declare_attackers takes a list of card ids", clause=A1)
         if not ids:
@@ -185,14 +185,11 @@ class Procedure:
     def _validate_blockers(self, d: Decision) -> dict[str, list[str]]:
         """B1: awake Ijin or guardians of the defender, each assigned to one attacker; pressure N needs N."""
         state, b = self.state, self.state.battle
-        if d.args is None:
-            return {}
-        if not isinstance(d.args, dict):
+        if not isinstance(d.args, dict):  # {} declares no block; null or a list is not a declaration
             raise Refusal("malformed_decision", "declare_blockers takes {attacker: [blockers]}")
         assignment: dict[str, list[str]] = {}
         seen: set[str] = set()
         for attacker, bl in d.args.items():
-            bl = [bl] if isinstance(bl, str) else bl
             if not isinstance(bl, list) or not all(isinstance(x, str) for x in bl):
                 raise Refusal("malformed_decision", "declare_blockers takes {attacker: [blockers]}")
             if attacker not in state.board.cards:

@@ -54,7 +54,8 @@ DECISIONS = specs(
 
 REASONS = {
     **CORE_REASONS,
-    "not_turn_player": "A1: only the player whose turn it is declares a battle",
+    "not_turn_player": "A1: only the player whose turn it is declares a battle (or ends the main phase: "
+                       "`declare_attackers` or `end_turn` by the other player)",
     "battle_already_declared": "a battle may be declared only once per main phase",
     "no_attackers": "A1: one or more attackers must be chosen",
     "attacker_sleeping": "A1: a sleeping Ijin cannot become an attacker",
@@ -114,7 +115,8 @@ ABILITIES = specs(
                 "ブロッカーになったとき、戦場のカード1枚を指定して発動できる。それを破壊する。 (synthetic)", "seed Q&A"),
 )
 
-PLAYER_FIELDS = {"battle_declared": "bool: this main phase's battle has been declared"}
+PLAYER_FIELDS = {"battle_declared": "bool: this main phase's battle has been declared (by the turn player; the "
+                                    "same value for every player: it is the main phase's, not the declarer's)"}
 
 CARD_FIELDS = {
     "zone": "battlefield | hand | deck | graveyard",
@@ -125,7 +127,8 @@ CARD_FIELDS = {
     "destroyed": "bool: in the being-destroyed state",
     "ijin": "bool: is an Ijin now (a guardian under 円形闘技場 on its controller's turn is)",
     "guardian": "bool: is a guardian",
-    "power": "int: current power with every continuous effect (attack+/block+ included)",
+    "power": "int: current power with every continuous effect (attack+/block+ included); a guardian's is its "
+             "printed or set power (D1 counts a guardian's as 0 in battle, the field does not)",
     "abilities": "[name, ...]: abilities it has now, granted ones included",
 }
 
