@@ -20,7 +20,7 @@ _ERRORS = ("OracleError", "CaseFileError", "InputError", "LimitError", "YamlSynt
            "BaselineError", "MergeError", "SelectError", "EngineSpecError", "ShardError", "OutputError",
            "CaseFailure", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "ProtocolError",
            "EngineStartError", "EngineAborted", "Signal", "Refusal", "Stopped", "GameOver", "Unreachable",
-           "UnsupportedCard", "Disagreement")
+           "UnsupportedCard", "Disagreement", "PatchError")
 
 _EXPORTS: dict[str, str] = {
     "Engine": "oracle.harness.engine",

@@ -8,8 +8,10 @@
   the cases that read them.
 - JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
   process per case, and their ratio.
-- Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 2x
-  and 4x, seconds per case at each size (flat = linear).
+- Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 10x
+  and 100x (``--quick``: 1x and 10x), seconds per case at each size (flat = linear).
+- The machine: its core count and load average, printed with the figures (other work on the machine slows
+  every figure; compare runs made under the same load).
 - Rendering the HTML report of 10,000 results: seconds and file size.
 - Z3 (``oracle/smt/bench.py``): a legality verdict on a 6x6 Magic board, next to the reference engine's
   and the brute force's; block-count enumeration by z3 against the brute force.
@@ -191,10 +193,15 @@ def fuzz_rates(examples: int) -> dict[str, dict[str, float]]:
                 o = campaign(game, spec, examples, 1, Path(tmp), "bench")
                 out[game][label] = o.stats.examples / o.stats.seconds if o.stats.seconds else 0.0
     return out
+def machine() -> dict[str, Any]:
+    import os
+
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"cores": os.cpu_count(), "load": [round(x, 2) for x in load] if load else None}
 
 
 def measure(quick: bool = False) -> dict[str, Any]:
-    figures: dict[str, Any] = {"quick": quick}
+    figures: dict[str, Any] = {"quick": quick, "machine": machine()}
     figures["start"] = start_time(3 if quick else 10)
     figures["run_imports"] = heavy_imports_of_run()
     requests = _requests()
@@ -206,7 +213,7 @@ def measure(quick: bool = False) -> dict[str, Any]:
         figures["engine_checkpoints"] = engine_time(requests, 5 if quick else 30)
     if requests:
         figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
-    figures["linearity"] = linearity((1, 2) if quick else (1, 2, 4))
+    figures["linearity"] = linearity((1, 10) if quick else (1, 10, 100))
     figures["render"] = render(2000 if quick else 10000)
     figures["fuzz"] = fuzz_rates(50 if quick else 300)
     try:
@@ -224,6 +231,9 @@ def _table(fig: dict[str, Any]) -> Any:
     t = Table(title="tcg-oracle bench" + (" (--quick)" if fig["quick"] else ""))
     t.add_column("measure")
     t.add_column("figure", justify="right")
+    m = fig.get("machine") or {}
+    t.add_row("machine: cores (load average 1/5/15 min at the start)",
+              f"{m.get('cores')} ({' / '.join(map(str, m['load'])) if m.get('load') else 'n/a'})")
     for k, v in fig["start"].items():
         t.add_row(f"start: {k} (median)", f"{v * 1000:.0f} ms")
     t.add_row("start: z3 / hypothesis imported by run", ", ".join(fig["run_imports"]) or "none")
@@ -250,7 +260,7 @@ def _table(fig: dict[str, Any]) -> Any:
         t.add_row(f"run: seconds per case, suite x{factor}", f"{per_case * 1000:.2f} ms")
     r = fig.get("render")
     if r:
-        t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.0f} MB")
+        t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.1f} MB")
     for game, rates in (fig.get("fuzz") or {}).items():
         t.add_row(f"fuzz: {game} generated examples/s, in process / over serve (one core)",
                   " / ".join(f"{v:.0f}/s" for v in rates.values()))

@@ -111,6 +111,10 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="measure start-up, engine time per case, protocol round trips")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+
+    from .mutants.cli import add_parser as add_mutants
+
+    add_mutants(sub)
     return p
 
 
@@ -497,6 +501,7 @@ _COMMANDS = {
     "bench": _lazy(".bench"),
     "fuzz": lambda args: _needs_hypothesis(args),
     "prove": _lazy(".smt.cli"),
+    "mutants": _lazy(".mutants.cli"),
 }
 
 

@@ -222,3 +222,7 @@ class UnsupportedCard(OracleError):
 class Disagreement(OracleError, AssertionError):
     """``tcg-oracle fuzz``: the engine and the reference disagree on a generated case (an AssertionError, so
     Hypothesis shrinks it as a failing test)."""
+
+
+class PatchError(InputError):
+    """A mutant names a patch point the game does not have (renamed or removed)."""

@@ -9,11 +9,16 @@ only (never ``innerHTML``). Identical traces (most passing engines agree) are st
 
 from __future__ import annotations
 
+import base64
+import gc
+import gzip
+import json
 import secrets
 from datetime import datetime, timezone
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
@@ -29,8 +34,9 @@ from . import regressions
 from .board import board_view, script_view
 from .coverage import game_coverage, load_catalogs
 from .history import histories
+from .kill import kill_view
 from .runs import split_runs, summary
-from .traces import align, expected_moments, expected_shown
+from .traces import align, expected_shown
 
 _STATIC = Path(__file__).resolve().parent / "templates"
 
@@ -68,10 +74,10 @@ def _source(case: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return dict(src) if isinstance(src, Mapping) else None
 
 
-def _expect(case: Mapping[str, Any] | None, moments: list) -> dict[str, Any]:
+def _expect(case: Mapping[str, Any] | None, moments: list, shown: list | None = None) -> dict[str, Any]:
     ex = (case or {}).get("expect") or {}
     out: dict[str, Any] = {"moments": [[[k, f] for k, f in m] for m in moments]}
-    notes = {i: s.note for i, s in enumerate(expected_shown(case)) if s.note}
+    notes = {i: s.note for i, s in enumerate(expected_shown(case) if shown is None else shown) if s.note}
     if notes:
         out["notes"] = notes  # contains, unordered group members, absences between moments
     if ex.get("absent"):
@@ -128,7 +134,8 @@ class _Traces:
         return i
 
 
-def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: list) -> dict[str, Any]:
+def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: list,
+              shown: list | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"s": res.status, "ms": round(res.duration * 1000, 3)}
     if res.divergence is not None:
         div = res.divergence.model_dump(mode="json", exclude_none=True)
@@ -147,7 +154,7 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
     if res.trace is not None:
         out["tr"] = traces.add(res.trace)
         if res.case:
-            out["al"] = align(res.case, res.trace, out.get("div"), expected)
+            out["al"] = align(res.case, res.trace, out.get("div"), expected, shown)
     if res.ruleset:
         out["rs"] = res.ruleset
     if was is not None:
@@ -158,7 +165,8 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
 
 
 def build(results: list[Results], baseline: str | Path | Baseline | None = None,
-          catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None) -> dict[str, Any]:
+          catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None,
+          kill_matrices: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Everything the template needs."""
     runs = split_runs(results)
     games: list[str] = []
@@ -192,19 +200,20 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
                                 "rules": list(first.rules)}
         if first.file:
             item["file"] = f"{first.file}:{first.line}" if first.line else first.file
-        expected = expected_moments(case)
+        shown = expected_shown(case)  # once per case: the expected moments, their notes, the alignments
+        expected = [x.events for x in shown]
         if case:
             item["source"] = _source(case)
             item["board"] = board_view(case, pools.get(first.game))
             item["script"] = script_view(case)
-            item["expect"] = _expect(case, expected)
+            item["expect"] = _expect(case, expected, shown)
             for k in ("features", "assumptions", "ambiguity", "rulesets"):
                 if case.get(k):
                     item[k] = case[k]
         traces.next_case()
         item["runs"] = [
             _run_view(r.cases[cid], traces, (r.key, cid) in regressed,
-                      diff.expected(r.key, cid) if diff is not None else None, expected)
+                      diff.expected(r.key, cid) if diff is not None else None, expected, shown)
             if cid in r.cases else None
             for r in runs
         ]
@@ -249,25 +258,62 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "n_cases": len(ids),
         "n_results": sum(len(r.cases) for r in runs),
         "blob": blob,
+        "kill": kill_view(kill_matrices or [], games),
         "css": _static("report.css"),
         "js": _static("report.js"),
     }
 
 
+PACK_ABOVE = 2_000_000
+"""A report whose data (JSON) is larger than this many characters embeds it gzip-compressed in base64 (the
+inline script unpacks it with the browser's ``DecompressionStream``): ten thousand results with their traces
+are about 21 MB of JSON, 1.7 MB packed."""
+
+_HTML_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'": "\\u0027"})
+
+
+def embed(blob: dict[str, Any], pack_above: int = PACK_ABOVE) -> dict[str, Any]:
+    """The template's ``blob_json`` (JSON safe inside ``<script>``: ``<``, ``>``, ``&``, ``'`` escaped, as
+    jinja's ``tojson``) or, above ``pack_above`` characters, ``packed`` (gzip, base64)."""
+    text = json.dumps(blob, ensure_ascii=False, separators=(",", ":"))
+    if len(text) <= pack_above:
+        return {"blob_json": Markup(text.translate(_HTML_SAFE)), "packed": None}
+    packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+    return {"blob_json": None, "packed": packed}
+
+
 def render_html(results: list[Results], baseline: str | Path | Baseline | None = None,
-                catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None) -> str:
-    return _env().get_template("report.html.j2").render(**build(results, baseline, catalogs, proofs))
+                catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None,
+                kill_matrices: list[dict[str, Any]] | None = None, pack_above: int = PACK_ABOVE) -> str:
+    with _no_gc():
+        context = build(results, baseline, catalogs, proofs, kill_matrices)
+        context.update(embed(context.pop("blob"), pack_above))
+        return _env().get_template("report.html.j2").render(**context)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Rendering allocates millions of small objects and frees none of them cyclically: the cycle collector
+    would walk every live result again and again (a third of the time for 10,000 results)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def render_report(results: list[Results], out: Path, baseline: str | Path | Baseline | None = None,
-                  catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None) -> Path:
+                  catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None,
+                  kill_matrices: list[dict[str, Any]] | None = None) -> Path:
     """Write the report for one or more :class:`~oracle.model.Results` (each one engine run, or a
     merged file of several); ``baseline`` (a path to a baseline file, or an
     :class:`oracle.baseline.Baseline`) adds the regressions view; ``catalogs`` overrides the games'
     clause catalogs (tests); ``proofs`` (a ``tcg-oracle prove --json`` file) adds the clauses proved by a
     bounded property to the coverage table."""
     out = Path(out)
-    html = render_html(list(results), baseline, catalogs, proofs)
+    html = render_html(list(results), baseline, catalogs, proofs, kill_matrices)
     from oracle.outputs import write_atomic
 
     return write_atomic(out, html)

@@ -141,14 +141,16 @@ def as_entries(trace: Iterable[Any] | None) -> list[TraceEntry]:
 
 def align(case: Mapping[str, Any] | None, trace: Iterable[Any] | None,
           divergence: Mapping[str, Any] | None = None,
-          expected: list[list[tuple[str, dict[str, Any]]]] | None = None) -> dict[str, Any]:
+          expected: list[list[tuple[str, dict[str, Any]]]] | None = None,
+          shown: list[Shown] | None = None) -> dict[str, Any]:
     """``{"match": [actual moment index or -1 per expected moment], "near": index or -1,
     "first": expected index that diverged or -1, "rejected": {actual index: at}}``.
 
     Moment indices count the actual trace's moments from 0. ``near`` is the actual moment the
     divergence is shown against (the nearest one for a missing moment, the differing one in an exact
     trace, the refused decision for a rejection)."""
-    shown = expected_shown(case)
+    if shown is None:  # the caller may pass expected_shown(case), computed once per case
+        shown = expected_shown(case)
     if expected is None:
         expected = [s.events for s in shown]
     actual = moments(as_entries(trace))

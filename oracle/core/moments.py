@@ -94,6 +94,10 @@ def pairing(expected: list[Pattern], actual: list[TraceEntry], contains: bool = 
     match."""
     if len(expected) > len(actual) or (not contains and len(expected) != len(actual)):
         return None
+    kinds = {a.kind for a in actual}
+    for kind, _ in expected:  # most moments differ in their kinds: said before any search
+        if kind not in kinds:
+            return None
     used = [False] * len(actual)
     if not _search(expected, actual, lambda e, a: event_matches(e[0], e[1], a), used):
         return None

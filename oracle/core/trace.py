@@ -6,9 +6,8 @@ Simultaneity is explicit: what the rules make simultaneous is emitted inside one
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -35,13 +34,24 @@ class Trace:
         self.entries.append(entry)
         return entry
 
-    @contextmanager
-    def simultaneous(self) -> Iterator[None]:
+    def simultaneous(self) -> "_Simultaneous":
         """Everything emitted inside happens at one moment (A3, B3, D2, D4 ...). Nesting joins the outer."""
-        if self._depth == 0:
-            self._moment += 1
-        self._depth += 1
-        try:
-            yield
-        finally:
-            self._depth -= 1
+        return _Simultaneous(self)
+
+
+class _Simultaneous:
+    """The block of :meth:`Trace.simultaneous` (a plain context manager: engines open thousands a second)."""
+
+    __slots__ = ("trace",)
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+
+    def __enter__(self) -> None:
+        t = self.trace
+        if t._depth == 0:
+            t._moment += 1
+        t._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.trace._depth -= 1

@@ -50,6 +50,9 @@ class Behaviour:
                      capabilities=["legality"], **extra)
 
 
+DEFAULT = Behaviour()
+
+
 def _players(request: CaseRequest, entry: dict[str, Any]) -> list[Any]:
     return list(request.setup.get("players", {}))
 
@@ -121,6 +124,8 @@ def play(request: CaseRequest, behaviour: Behaviour = Behaviour()) -> CaseReply:
 
     with observing(checkpoints=True):
         reply = registry.get(request.game).run(request)
+    if behaviour == DEFAULT:  # the full reply is what the reference sends
+        return reply
     if behaviour.automatic:
         reply = automatic(request, reply)
     return project(reply, behaviour.observation, reason_codes=behaviour.reason_codes)
@@ -139,14 +144,20 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
     if json_depth_exceeds(line):
         return CaseReply(id="", error=f"malformed request: JSON nested deeper than {JSON_MAX_DEPTH} levels: "
                                       f"{jsonl.trim(line)}")
+    data: Any = None
     try:
         data = json.loads(line)
-    except ValueError:
-        data = None
-    model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
-    try:
-        request = model.model_validate_json(line)
-    except ValidationError as exc:
+        model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
+        request = model.model_validate(data)  # parsed once: JSON to Python, then checked
+    except ValueError as exc:  # not JSON, or a ValidationError (a ValueError)
+        if not isinstance(exc, ValidationError):
+            data = None
+            model = CaseRequest
+            try:
+                CaseRequest.model_validate_json(line)
+            except ValidationError as invalid:
+                exc = invalid
+        assert isinstance(exc, ValidationError)
         if isinstance(data, dict) and data.get("type") == "bye":
             return None
         rid = str(data.get("id", "")) if isinstance(data, dict) else ""

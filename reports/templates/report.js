@@ -2,7 +2,16 @@
    Every string from the results is put in the page as a text node (never innerHTML). */
 (function () {
   "use strict";
-  var D = JSON.parse(document.getElementById("report-data").textContent);
+  // The data: plain JSON, or (a large report) gzip in base64, unpacked by the browser's DecompressionStream.
+  var plain = document.getElementById("report-data");
+  if (plain) { start(JSON.parse(plain.textContent)); return; }
+  var bin = atob(document.getElementById("report-data-gz").textContent.trim());
+  var bytes = new Uint8Array(bin.length);
+  for (var b = 0; b < bin.length; b++) bytes[b] = bin.charCodeAt(b);
+  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text()
+    .then(function (text) { start(JSON.parse(text)); });
+
+  function start(D) {
   var E = D.engines, C = D.cases, CL = D.clauses || {}, N = D.names || [], decoded = {};
   var PAGE = 100;
   var S = {game: "", status: "", engine: "", clause: "", q: "", "case": ""};
@@ -349,4 +358,5 @@
   window.addEventListener("hashchange", onHash);
   if (location.hash.indexOf("=") >= 0) onHash(); else refresh();
   document.body.setAttribute("data-ready", String(Math.round(performance.now())));
+  }
 })();

@@ -28,9 +28,10 @@ def test_specs():
             make_engine(bad)
 
 
-def test_mutants_are_announced(tmp_path, capsys):
+def test_an_unknown_mutant_is_named(tmp_path, capsys):
     code, _ = run_cli(tmp_path, "--engine", "mutant:no-d2")
-    assert code == 2 and "mutants arrive with a later issue" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == 2 and "no mutant 'no-d2'" in err and "tcg-oracle mutants --list" in err
 
 
 def test_py_engine(tmp_path):

@@ -317,3 +317,43 @@ def test_levels_in_the_report(tmp_path):
     render_mod.render_report([results], out)
     html = out.read_text()
     assert "not checkable" in html and "in full" in html and '"unc":' in html and '"lv":"final"' in html.replace(" ", "")
+
+
+def test_a_large_report_packs_its_data(toy_results, tmp_path):
+    """Above PACK_ABOVE characters the data is gzip in base64 (the browser unpacks it); it is the same data."""
+    import base64
+    import gzip
+    import re as _re
+
+    from oracle.reports.render import build, render_html
+
+    html = render_html(toy_results, pack_above=100)
+    assert 'id="report-data"' not in html
+    packed = _re.search(r'<script type="application/octet-stream" id="report-data-gz">([A-Za-z0-9+/=]+)</script>',
+                        html).group(1)
+    data = json.loads(gzip.decompress(base64.b64decode(packed)))
+    assert data["games"] == build(toy_results)["blob"]["games"] and len(data["cases"]) == 4
+    assert 'id="report-data"' in render_html(toy_results)  # a small report stays plain JSON
+
+
+def test_packed_data_unpacks_with_the_browser_api(toy_results, tmp_path):
+    """The packed text through the steps report.js takes (atob, Blob stream, DecompressionStream), in Node."""
+    import re as _re
+    import shutil
+    import subprocess
+
+    from oracle.reports.render import render_html
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not found")
+    html = render_html(toy_results, pack_above=100)
+    packed = _re.search(r'id="report-data-gz">([^<]+)</script>', html).group(1)
+    script = ("const bin = atob(process.argv[1]); const bytes = new Uint8Array(bin.length);"
+              "for (let b = 0; b < bin.length; b++) bytes[b] = bin.charCodeAt(b);"
+              "new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text()"
+              ".then(t => console.log(JSON.parse(t).cases.length));")
+    out = subprocess.run([node, "-e", script, packed], capture_output=True, text=True, timeout=60)
+    if out.returncode != 0 and "DecompressionStream" in out.stderr:
+        pytest.skip(f"this node has no DecompressionStream: {out.stderr[-200:]}")
+    assert out.stdout.strip() == "4", out.stderr

@@ -1,0 +1,79 @@
+"""``tcg-oracle mutants``: run the golden cases against every mutant; print what killed each first.
+
+Exit 0 when every mutant is killed (by a failing case, or a property) and no case errs on any mutant;
+1 when a mutant survives or a case errs on one; 2 for bad usage or invalid case files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("mutants", help="run the golden cases against the mutant engines; the kill rate")
+    p.add_argument("--game", action="append", metavar="G", help="only this game's mutants (repeatable)")
+    p.add_argument("--list", action="store_true", help="list the mutants with their clause and misreading")
+    p.add_argument("--mutant", action="append", metavar="NAME", help="only this mutant (repeatable)")
+    p.add_argument("--cases", action="append", metavar="PATH", type=Path,
+                   help="case files or folders (default: every game's cases)")
+    p.add_argument("--results", metavar="FILE", help="write the kill matrix (JSON) here; `report` reads it")
+
+
+def main(args: argparse.Namespace) -> int:
+    from .. import registry
+    from . import all_mutants, get
+
+    for g in args.game or []:
+        if g not in registry.names():
+            print(f"tcg-oracle: --game {g!r}: unknown game; the games are {', '.join(registry.names())}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        mutants = [get(n) for n in args.mutant] if args.mutant else list(all_mutants())
+    except ValueError as exc:
+        print(f"tcg-oracle: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.game:
+        mutants = [m for m in mutants if m.game in args.game]
+    if args.list:
+        for m in mutants:
+            print(f"{m.name}\t{m.clause}\t{m.misreading}\n\tsource: 「{m.source}」")
+        print(f"{len(mutants)} mutant(s)")
+        return EXIT_OK
+
+    from ..loader import load_suite
+    from .kill import kill_matrix, run_mutants
+
+    suite = load_suite(args.cases, games=args.game or None)
+    if suite.errors:
+        for err in suite.errors:
+            print(f"invalid case file: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    width = max((len(m.name) for m in mutants), default=10)
+
+    def show(run) -> None:
+        verdict = f"killed by {run.killed_by}" if run.killed else "SURVIVED"
+        extra = f"  ({len(run.kills)}/{run.cases} cases fail)" if run.killed else ""
+        errs = f"  [{len(run.errors)} case error(s): {run.errors[0][0]}]" if run.errors else ""
+        print(f"{run.mutant.name:<{width}}  {verdict}{extra}{errs}", flush=True)
+
+    runs = run_mutants(mutants, suite, on_done=show)
+    matrix = kill_matrix(runs, suite)
+    s = matrix["summary"]
+    rate = f"{100 * s['kill_rate']:.1f}%" if s["kill_rate"] is not None else "-"
+    print(f"killed {s['killed']}/{s['mutants']} mutants ({rate}); case errors: {s['errors']}")
+    if matrix["weak"]:
+        print(f"weakly tested clauses (a mutant survives): {', '.join(matrix['weak'])}")
+    if args.results:
+        path = Path(args.results)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(matrix, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(path)
+        print(f"kill matrix: {path}")
+    return EXIT_OK if s["killed"] == s["mutants"] and not s["errors"] else EXIT_FAIL

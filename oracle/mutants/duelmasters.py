@@ -1,0 +1,310 @@
+"""Duel Masters mutants: misreadings of seed 002 (the attack procedure and its notes ※1-※9) and of the
+current 総合ルール clauses the catalog cites (CR104.2a, CR113.6).
+
+Each patches a named function of ``oracle.games.duelmasters`` (``rules``, ``abilities``); a mutated function
+reaches its module's other functions through the original's globals, never by importing the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.script import GameOver, Refusal
+from .model import Mutant, Patch
+
+R = "oracle.games.duelmasters.rules:"
+AB = "oracle.games.duelmasters.abilities:"
+G = "duelmasters:"
+
+
+# -- battle (B3/B4/C4/C5, ※5) -----------------------------------------------------------------------
+
+def _tie_kills_attacker_only(original: Any) -> Any:
+    g = original.__globals__
+
+    def battle(st: Any, script: Any, a: Any, b: Any, *, won: str, lost: str) -> Any:
+        if not (g["in_play"](st, a.id) and g["in_play"](st, b.id)):
+            return None
+        g["battle_start"](st, script, a, b)
+        if not (g["in_play"](st, a.id) and g["in_play"](st, b.id)):
+            return None
+        if g["power"](st, a) == g["power"](st, b):  # read: the attacker loses a tie, the other stays
+            with st.trace.simultaneous():
+                st.trace.emit("won_battle", won, card=b.id, power=g["power"](st, b), against=a.id)
+                st.trace.emit("lost_battle", won, card=a.id, power=g["power"](st, a), against=b.id)
+            g["destroy"](st, [a.id], lost)
+            return (b, a, b)
+        return original(st, script, a, b, won=won, lost=lost)
+    return battle
+
+
+def _after_battle(*, tie_wins: bool = False, nonactive_first: bool = False) -> Any:
+    def make(original: Any) -> Any:
+        g = original.__globals__
+
+        def after_battle(st: Any, script: Any, result: Any) -> None:
+            """The reference's C6/C7 with one reading changed."""
+            if result is None:
+                return
+            winner, a, b = result
+            triggers: list[Any] = []
+            for me, other in ((a, b), (b, a)):
+                if me is winner or (tie_wins and winner is None):
+                    triggers += g["collect"]([me], "on_battle_win")
+                if me.has("slayer") and g["in_play"](st, other.id):
+                    triggers.append((me, "slayer", {"_slay": other.id}))
+            if not triggers:
+                return
+            with st.trace.simultaneous():
+                for c, ability, _ in triggers:
+                    st.trace.emit("triggered", G + "C6", card=c.id, ability=ability, player=c.controller)
+            first = (lambda t: t[0].controller == st.active) if nonactive_first else \
+                (lambda t: t[0].controller != st.active)
+            for c, ability, effect in sorted(triggers, key=first):
+                st.trace.emit("resolved", G + "C7", card=c.id, ability=ability, player=c.controller)
+                if ability == "slayer":
+                    g["destroy"](st, [effect["_slay"]], G + "C7")
+                else:
+                    g["apply"](st, script, c, c.controller, effect, G + "C7")
+        return after_battle
+    return make
+
+
+# -- breaks (U2-U9, CR104.2a, CR113.6) -------------------------------------------------------------
+
+def _unblocked(*, stop_when_gone: bool = False, immediate: bool = True, at_once: bool = True) -> Any:
+    def make(original: Any) -> Any:
+        g = original.__globals__
+
+        def unblocked(st: Any, script: Any, attacker: Any, defender: str) -> None:
+            """The reference's U1-U9 with one reading changed."""
+            current = st.ruleset in g["SIMULTANEOUS_BREAK"]
+            if immediate and st.ruleset in g["IMMEDIATE_DIRECT_ATTACK"] and not st.board.zone(defender, "shields"):
+                st.trace.emit("won", G + "CR104.2a", player=st.active)
+                raise GameOver(st.active)
+            g["fire"](st, script, g["collect"]([attacker], "on_unblocked"), G + "U1",
+                      clause_of=lambda t: (G + "N6", G + "U1"))
+            if not st.board.zone(defender, "shields"):
+                st.trace.emit("won", G + "U2", player=st.active)
+                raise GameOver(st.active)
+            count = g["breaks"](attacker)
+            if current and at_once:
+                g["break_at_once"](st, script, defender, count)
+                return
+            for i in range(count):
+                if not st.board.zone(defender, "shields"):
+                    break
+                gone = not g["in_play"](st, attacker.id)
+                if gone and stop_when_gone:
+                    break  # read: the attacker left, its remaining breaks are lost
+                chose, broke = (G + "U2", G + "U4") if i == 0 else ((G + "U9", G + "U9") if gone else (G + "U8", G + "U8"))
+                shield = g["choose_shield"](st, script, defender, chose)
+                st.shield_chosen = True
+                with st.trace.simultaneous():
+                    st.trace.emit("broken", broke, card=shield, player=defender)
+                    st.board.move(shield, "hand", broke)
+                g["shield_window"](st, script, shield, defender)
+        return unblocked
+    return make
+
+
+# -- the attack (A1-A3, C1-C3, ※9) ------------------------------------------------------------------
+
+def _attack(*, block_first: bool = False, gone_target_wins: bool = False) -> Any:
+    def make(original: Any) -> Any:
+        g = original.__globals__
+
+        def attack(st: Any, script: Any, card: Any, target: str, at_player: bool, start: str | None = None) -> None:
+            """The reference's attack with one reading changed."""
+            defender = st.opponent(st.active)
+            st.attacker = card.id
+            if start is None:
+                declare = G + ("N1" if card.entered_this_turn else ("A1" if at_player else "C1"))
+                with st.trace.simultaneous():
+                    g["tap"](st, card.id, declare)
+                    st.trace.emit("attacked", declare, card=card.id, target=target)
+            triggers = start in (None, "attack_triggers")
+            if block_first:  # read: the defender decides the block before the attack triggers
+                blocker = g["block_step"](st, script, card, defender, G + ("A3" if at_player else "C3"))
+                if triggers:
+                    g["fire"](st, script, g["collect"]([card], "on_attack"), G + ("A2" if at_player else "C2"))
+            else:
+                if triggers:
+                    g["fire"](st, script, g["collect"]([card], "on_attack"), G + ("A2" if at_player else "C2"))
+                blocker = g["block_step"](st, script, card, defender, G + ("A3" if at_player else "C3"))
+            if blocker is not None:
+                g["blocked"](st, script, card, blocker)
+                end = G + "C8"
+            elif not g["in_play"](st, card.id):
+                end = G + ("U7" if at_player else "C8")
+            elif at_player:
+                g["unblocked"](st, script, card, defender)
+                end = G + "U7"
+            elif not g["in_play"](st, target):
+                if gone_target_wins:  # read: the attacker wins the battle its target left
+                    st.trace.emit("won_battle", G + "C4", card=card.id, power=g["power"](st, card), against=target)
+                    g["after_battle"](st, script, (card, card, st.card(target)))
+                end = G + ("C8" if gone_target_wins else "N9")
+            else:
+                result = g["battle"](st, script, card, st.card(target), won=G + "C4", lost=G + "C5")
+                g["after_battle"](st, script, result)
+                end = G + "C8"
+            st.trace.emit("attack_ended", end, card=card.id)
+            if at_player and card.has("after_attack_destroy"):
+                g["destroy"](st, [card.id], G + "N8")
+            st.attacker, st.shield_chosen = None, False
+        return attack
+    return make
+
+
+def _blocker_trigger_first(original: Any) -> Any:
+    g = original.__globals__
+
+    def blocked(st: Any, script: Any, attacker: Any, blocker: Any) -> None:
+        g["fire"](st, script, g["collect"]([blocker], "on_block"), G + "N4")  # read: the blocker's first
+        g["fire"](st, script, g["collect"]([attacker], "on_attack_blocked"), G + "N3")
+        result = g["battle"](st, script, attacker, blocker, won=G + "B3", lost=G + "B3")
+        g["after_battle"](st, script, result)
+    return blocked
+
+
+# -- who may attack, tap abilities (P1-P4, ※1, ※2, C1) ---------------------------------------------
+
+def _speed_attacker_sick(original: Any) -> Any:
+    def sick(card: Any) -> bool:
+        return card.entered_this_turn and not card.has("evolution")
+    return sick
+
+
+def _untapped_target(original: Any) -> Any:
+    def check_attack(st: Any, attacker_id: Any, target: Any) -> Any:
+        try:
+            return original(st, attacker_id, target)
+        except Refusal as r:
+            if r.reason != "target_untapped_creature":
+                raise
+            return st.card(attacker_id), target, False
+    return check_attack
+
+
+def _tap_ability_unable(original: Any) -> Any:
+    def check_tap_ability(st: Any, cid: str) -> Any:
+        try:
+            return original(st, cid)
+        except Refusal as r:
+            if r.reason != "tap_ability_cannot_attack":
+                raise
+            card = st.card(cid)
+            return card, next(a for a in ("tap_trigger", "dynamo") if card.has(a)), False
+    return check_tap_ability
+
+
+def _dynamo_only_if_able(original: Any) -> Any:
+    g = original.__globals__
+
+    def battle_start(st: Any, script: Any, a: Any, b: Any) -> None:
+        """The reference's N2 offering only ダイナモ creatures that could attack."""
+        for player in (st.active, st.opponent(st.active)):
+            answered: set[str] = set()
+            while g["in_play"](st, a.id) and g["in_play"](st, b.id):
+                offered = [c.id for c in st.board.in_zone(player, "battlefield")
+                           if c.has("dynamo") and not c.tapped and c.id not in answered and g["could_attack"](c)]
+                if not offered:
+                    break
+
+                def validate(d: Any, offered: list[str] = offered) -> Any:
+                    cid = g["card_arg"](d, "card")
+                    if cid not in offered:
+                        raise Refusal("not_offered", f"offered: {offered}")
+                    return st.card(cid)
+
+                d, card = g["decide"](st, script, player, ("tap_ability", "decline"), G + "N2", validate)
+                answered.add(card.id)
+                if d.kind == "tap_ability":
+                    g["tap_ability"](st, script, card, "dynamo", True, player)
+    return battle_start
+
+
+def _late_block_unexplained(original: Any) -> Any:
+    def decide(st: Any, script: Any, player: str, kinds: tuple[str, ...], clause: str, validate: Any, *,
+               optional: bool = False) -> Any:
+        chosen, st.shield_chosen = st.shield_chosen, False  # read: nothing special about a late block
+        try:
+            return original(st, script, player, kinds, clause, validate, optional=optional)
+        finally:
+            st.shield_chosen = chosen or st.shield_chosen
+    return decide
+
+
+def _power_attacker_always(original: Any) -> Any:
+    def power(st: Any, card: Any) -> int:
+        p = (card.power or 0) + st.pumps.get(card.id, 0)
+        if card.zone == "battlefield":  # read: パワーアタッカー adds its power whether it attacks or not
+            p += sum(int(x) for x in card.params("power_attacker"))
+        return p
+    return power
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant("dm-tie-destroys-attacker-only", "duelmasters", G + "B4",
+           "パワーが同じ場合、両方「負け」となり",
+           "a tie destroys only the attacker; the other creature wins and stays",
+           (Patch(R + "battle", _tie_kills_attacker_only),)),
+    Mutant("dm-tie-counts-as-win", "duelmasters", G + "N5",
+           "つまり相打ちの場合「バトルに勝ったとき」の効果は使えません。",
+           "in a tie both creatures' 「バトルに勝ったとき」 effects trigger",
+           (Patch(R + "after_battle", _after_battle(tie_wins=True)),)),
+    Mutant("dm-after-battle-nonactive-first", "duelmasters", G + "C7",
+           "解決する順番は今ターンを行っているプレイヤー（すなわち攻撃プレイヤー）から行います。",
+           "after-battle effects resolve the non-active player's first",
+           (Patch(R + "after_battle", _after_battle(nonactive_first=True)),)),
+    Mutant("dm-w-breaker-stops-when-attacker-leaves", "duelmasters", G + "U9",
+           "複数ブレイクできる能力を持つクリーチャーが途中の過程で墓地に置かれてしまっても、その枚数分のブレイクを行います。",
+           "a Ｗ・ブレイカー destroyed by the first shield's Ｓ・トリガー breaks no second shield",
+           (Patch(R + "unblocked", _unblocked(stop_when_gone=True)),)),
+    Mutant("dm-direct-attack-after-unblocked-effects", "duelmasters", G + "CR104.2a",
+           "104.2a 対戦相手にクリーチャーで攻撃して攻撃先の変更がされなかったとき、相手のシールドが0枚であれば即座にゲームに勝利します。",
+           "under the current rules too, the direct attack wins only after the 'not blocked' effects resolve",
+           (Patch(R + "unblocked", _unblocked(immediate=False)),)),
+    Mutant("dm-current-rules-break-one-by-one", "duelmasters", G + "CR113.6",
+           "これらの使用宣言がすべて終わってから、シールドは手札に移動します。",
+           "under the current rules a multiple break still goes shield by shield (choose, break, Ｓ・トリガー)",
+           (Patch(R + "unblocked", _unblocked(at_once=False)),)),
+    Mutant("dm-block-before-attack-triggers", "duelmasters", G + "A3",
+           "アタックトリガー解決後に、相手バトルゾーンに<font color=blue>ブロッカー</font>が存在する場合、<font color=blue>ブロック</font>するかどうかを相手が決めます。",
+           "the defender decides the block before the attack triggers resolve",
+           (Patch(R + "attack", _attack(block_first=True)),)),
+    Mutant("dm-gone-target-attacker-wins", "duelmasters", G + "N9",
+           "※９：アタックトリガーなどで指定したクリーチャーが破壊されていた場合、ここで攻撃は終了になります。",
+           "when the attacked creature left, the attacker wins the battle by default (its win effects trigger)",
+           (Patch(R + "attack", _attack(gone_target_wins=True)),)),
+    Mutant("dm-blocker-trigger-first", "duelmasters", G + "B2",
+           "その後、相手ブロッカーの、「このクリーチャーがブロックしたとき～^※４」の効果を解決します。",
+           "the blocker's 「ブロックしたとき」 resolves before the attacker's 「攻撃してブロックされたとき」",
+           (Patch(R + "blocked", _blocker_trigger_first),)),
+    Mutant("dm-speed-attacker-summoning-sick", "duelmasters", G + "N1",
+           "※１：ただし進化クリーチャーやスピードアタッカーを持つクリーチャーなどはバトルゾーンに出したターンに攻撃ができます。",
+           "only evolution creatures attack the turn they enter: スピードアタッカー is summoning sick",
+           (Patch(AB + "sick", _speed_attacker_sick),)),
+    Mutant("dm-attack-untapped-creature", "duelmasters", G + "C1",
+           "（タップされていないクリーチャーは効果がない限り選べません。）",
+           "an untapped creature may be attacked",
+           (Patch(R + "_check_attack", _untapped_target),)),
+    Mutant("dm-tap-ability-when-unable-to-attack", "duelmasters", G + "N2",
+           "タップトリガーは攻撃の変わりに使用する効果なので、攻撃できない状態では使用できません。",
+           "a tap ability may be used at the open point by a creature that cannot attack",
+           (Patch(R + "_check_tap_ability", _tap_ability_unable),)),
+    Mutant("dm-dynamo-battle-start-needs-attack", "duelmasters", G + "N2",
+           "ダイナモの場合、「バトルのはじめ」にタップする場合は攻撃できなくても能力を使用することができます。",
+           "at the beginning of a battle only a ダイナモ creature that could attack may tap",
+           (Patch(R + "battle_start", _dynamo_only_if_able),)),
+    Mutant("dm-late-block-not-u3", "duelmasters", G + "U3",
+           "シールドが決められた後ではブロックすることはできません",
+           "a block after the shield was chosen is refused only as an unexpected decision, not under U3 "
+           "(reason block_after_shield_chosen)",
+           (Patch(AB + "decide", _late_block_unexplained),)),
+    Mutant("dm-power-attacker-always", "duelmasters", G + "B3",
+           "お互いクリーチャーや呪文、クロスギアなどの効果によってプラスマイナスされた<font color=blue>パワー</font>を比較し",
+           "パワーアタッカー's bonus counts also when the creature is not attacking (blocking, attacked)",
+           (Patch(AB + "power", _power_attacker_always),)),
+)

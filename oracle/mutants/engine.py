@@ -1,0 +1,86 @@
+"""The engine of ``--engine mutant:NAME``: the reference engine playing with one mutant's patches."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+from .. import __version__, registry
+from ..core.errors import ScriptError
+from ..core.game import DEFAULT, OBSERVE, PROBE
+from ..core.script import GameOver, Script, Stopped
+from ..core.trace import Trace
+from ..harness.engine import ReferenceEngine, reference_legality
+from ..model import (
+    CaseReply, CaseRequest, Checkpoint, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,
+    TraceEntry,
+)
+from .model import Mutant, Patch
+from .patch import applied
+
+
+def playing_on(request: CaseRequest, build: Callable, play: Callable, project: Callable) -> CaseReply:
+    """``oracle.core.game.run_procedure`` as a mutant plays it: where its misreading makes the case's script
+    not fit (it needs a decision the script lacks, or ends with entries unused) the reference reports a
+    script error; a mutant reports what it did -- its game stops there, the entries it never asked for
+    are ``not_asked`` -- so the comparison judges it like any engine that decided differently."""
+    opts = OBSERVE.get() or DEFAULT
+    trace = Trace()
+    state = build(request, trace)
+    probe = PROBE.get()
+    script = Script(request.script, trace, (lambda: project(state)) if opts.checkpoints else None,
+                    opts.stop_after, at_end=probe(state) if probe is not None else None)
+    winner = None
+    try:
+        play(state, script)
+    except Stopped:
+        pass
+    except GameOver as over:
+        winner = over.winner
+    except ScriptError:  # a decision the script lacks: the game stops here
+        pass
+    final = project(state)
+    outcomes = list(script.outcomes) + [("not_asked", None)] * (len(script.decisions) - script.cursor)
+    entries = [TraceEntry.model_construct(moment=e.moment, kind=e.kind, args=e.args, clause=e.clause)
+               for e in trace.entries]
+    decisions = [DecisionOutcome.model_construct(at=i, outcome=o, reason=r) for i, (o, r) in enumerate(outcomes)]
+    checkpoints = None
+    if opts.checkpoints:
+        states = list(script.checkpoints)
+        states += [final] * (len(script.decisions) + 1 - len(states))
+        checkpoints = [Checkpoint.model_construct(after=i - 1, state=st) for i, st in enumerate(states)]
+    return CaseReply.model_construct(type="result", id=request.id, trace=entries, final=final, winner=winner,
+                                     decisions=decisions, checkpoints=checkpoints, steps=None, error=None)
+
+
+def playing(mutant: Mutant) -> Mutant:
+    """The mutant with its game's ``run_procedure`` replaced by :func:`playing_on`."""
+    rules = registry.get(mutant.game).rules  # type: ignore[attr-defined]
+    extra = Patch(f"{rules}:run_procedure", lambda original: playing_on)
+    return dataclasses.replace(mutant, patches=(*mutant.patches, extra))
+
+
+class MutantEngine(ReferenceEngine):
+    """The reference engine with one mutant's patches while it plays a case of the mutant's game (a case of
+    another game is played by the plain reference)."""
+
+    def __init__(self, mutant: Mutant) -> None:
+        super().__init__()
+        self.mutant = mutant
+        self._playing = playing(mutant)
+
+    def hello(self) -> Hello:
+        return Hello(engine=EngineInfo(name=f"mutant:{self.mutant.name}", version=__version__), games=self.games,
+                     capabilities=["legality"])
+
+    def _in_mutant(self, game: str, call: Callable[[], Any]) -> Any:
+        if game != self.mutant.game:
+            return call()
+        with applied(self._playing):
+            return call()
+
+    def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
+        return self._in_mutant(request.game, lambda: registry.get(request.game).run(request))
+
+    def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
+        return self._in_mutant(request.game, lambda: reference_legality(request))

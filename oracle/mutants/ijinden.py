@@ -1,0 +1,312 @@
+"""Ijinden mutants: misreadings of seed 000 (the battle procedure and its Q&A).
+
+Each patches a named function of ``oracle.games.ijinden`` (``Procedure`` of ``rules``, ``State`` of
+``state``, the trigger functions of ``abilities``); the game's modules are reached by dotted path when a
+mutant plays, never imported here.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from importlib import import_module
+from typing import Any
+
+from ..core.script import GameOver
+from .model import Mutant, Patch
+
+R = "oracle.games.ijinden.rules:Procedure."
+S = "oracle.games.ijinden.state:State."
+AB = "oracle.games.ijinden.abilities:"
+D1, RC_GUARDIAN_WIN = "ijinden:D1", "ijinden:RC-GUARDIAN-WIN"
+
+
+def _ab() -> Any:
+    return import_module("oracle.games.ijinden.abilities")
+
+
+# -- D1: judging ------------------------------------------------------------------------------------
+
+def _judge(*, tie_kills_blocker: bool = True, guardian_needs_more: bool = False, attacker_vs: str = "sum",
+           blockers_vs: str = "attacker") -> Any:
+    """The reference's judge (Procedure.judge) with one comparison read differently."""
+
+    def make(original: Any) -> Any:
+        def judge(self: Any, attacker: str, blockers: list[str]) -> list[str]:
+            state = self.state
+            ap = state.battle_power(state.card(attacker))
+            powers = {bl: state.battle_power(state.card(bl)) for bl in blockers}
+            against = sum(powers.values()) if attacker_vs == "sum" else max(powers.values(), default=0)
+            losers = []
+            with self.trace.simultaneous():
+                a_wins = ap > against
+                self.trace.emit("won_battle" if a_wins else "lost_battle", D1, card=attacker, power=ap,
+                                against=against)
+                if not a_wins:
+                    losers.append(attacker)
+                together = sum(powers.values())
+                for bl, bp in powers.items():
+                    card = state.card(bl)
+                    guardian = state.is_guardian(card) and not state.is_ijin(card)
+                    mine = together if blockers_vs == "sum" else bp
+                    if guardian and not guardian_needs_more:
+                        wins = ap <= 0
+                    else:
+                        wins = mine > ap or (not tie_kills_blocker and mine == ap)
+                    self.trace.emit("won_battle" if wins else "lost_battle", RC_GUARDIAN_WIN if guardian else D1,
+                                    card=bl, power=bp, against=ap)
+                    if not wins:
+                        losers.append(bl)
+            return losers
+        return judge
+    return make
+
+
+# -- pass-through ------------------------------------------------------------------------------------
+
+def _pass_through(*, gone: bool, short: bool) -> Any:
+    def make(original: Any) -> Any:
+        def pass_through(self: Any) -> None:
+            state, b = self.state, self.state.battle
+            g = [a for a in b.attackers if gone and a in b.blocked and not b.blockers.get(a)]
+            s = [a for a in b.attackers if short and a in b.blocked and b.blockers.get(a)
+                 and len(b.blockers[a]) < state.pressure(state.card(a))]
+            if not g and not s:
+                return
+            with self.trace.simultaneous():
+                for a in g:
+                    b.blocked.discard(a)
+                    b.blockers.pop(a, None)
+                    self.trace.emit("unblocked", "ijinden:PASS-THROUGH-1", card=a)
+                for a in s:
+                    for blocker in b.blockers.pop(a):
+                        self.trace.emit("ceased_blocker", "ijinden:PASS-THROUGH-2", card=blocker)
+                    b.blocked.discard(a)
+                    self.trace.emit("unblocked", "ijinden:PASS-THROUGH-2", card=a)
+        return pass_through
+    return make
+
+
+# -- D2-D5: destruction --------------------------------------------------------------------------------
+
+def _straight_to_graveyard(original: Any) -> Any:
+    def destroy(self: Any, cards: list[str], destroyed_clause: str, trigger_clause: str, grave_clause: str,
+                grave_trigger_clause: str) -> None:
+        state = self.state
+        cards = [c for c in cards if state.card(c).zone == "battlefield"]
+        if not cards:
+            return
+        with self.trace.simultaneous():
+            for c in cards:
+                self.trace.emit("destroyed", destroyed_clause, card=c)
+        pending = _ab().on_destroyed(self, cards)
+        self.put_into_graveyard(cards, grave_clause, grave_trigger_clause)
+        self.resolve_all(pending, trigger_clause)
+    return destroy
+
+
+def _one_by_one(original: Any) -> Any:
+    def destroy(self: Any, cards: list[str], *clauses: str) -> None:
+        for c in cards:
+            original(self, [c], *clauses)
+    return destroy
+
+
+def _legacy_when_destroyed(original: Any) -> Any:
+    def on_destroyed(proc: Any, cards: list[str]) -> list[Any]:
+        out = original(proc, cards)
+        ab = _ab()
+        for cid in cards:
+            card = proc.state.card(cid)
+            out += [ab.Pending(cid, n, p, card.owner) for n, p in card.abilities if n == "legacy_draw"]
+        return out
+    return on_destroyed
+
+
+def _legacy_not_from_graveyard(original: Any) -> Any:
+    def on_put_into_graveyard(proc: Any, cards: list[str]) -> list[Any]:
+        return [t for t in original(proc, cards) if t.ability != "legacy_draw"]
+    return on_put_into_graveyard
+
+
+# -- attack+ (A2) -------------------------------------------------------------------------------------
+
+def _attack_plus_later(original: Any) -> Any:
+    def take_effect(self: Any, cards: list[str], ability: str, clause: str) -> None:
+        if ability == "attack_plus" and not self.state.battle.a3_done:
+            return  # read: attack+ applies once they are attackers
+        original(self, cards, ability, clause)
+    return take_effect
+
+
+def _attack_plus_after_triggers(original: Any) -> Any:
+    def on_became_attackers(proc: Any, attackers: list[str]) -> list[Any]:
+        out = original(proc, attackers)  # 航海 is looked at as they become attackers, without attack+
+        proc.take_effect(proc.state.battle.chosen, "attack_plus", "ijinden:A2")
+        return out
+    return on_became_attackers
+
+
+# -- roles ---------------------------------------------------------------------------------------------
+
+def _blockers_stay(original: Any) -> Any:
+    def cease_attacker(self: Any, attacker: str, clause: str) -> None:
+        b = self.state.battle
+        if b is None or attacker not in b.attackers:
+            return
+        b.attackers.remove(attacker)
+        b.blocked.discard(attacker)
+        self.trace.emit("ceased_attacker", "ijinden:CEASE-ATTACKER", card=attacker)
+    return cease_attacker
+
+
+def _left_only(original: Any) -> Any:
+    def sync_roles(self: Any, clause: str) -> None:
+        state = self.state
+        b = state.battle
+        if b is not None:  # read: only an attacker that left the battlefield ceases
+            gone_ijin = [a for a in b.attackers if state.card(a).zone == "battlefield" and not state.is_ijin(state.card(a))]
+            kept = list(b.attackers)
+            b.attackers = [a for a in b.attackers if a not in gone_ijin]
+            original(self, clause)
+            b.attackers = [a for a in kept if a in b.attackers or a in gone_ijin]
+            return
+        original(self, clause)
+    return sync_roles
+
+
+def _twice(original: Any) -> Any:
+    def validate(self: Any, d: Any) -> list[str]:
+        if d.kind == "end_turn":
+            return []
+        return self._validate_attackers(d.args)
+    return validate
+
+
+_LENIENT: ContextVar[bool] = ContextVar("ijinden_lenient_pressure", default=False)
+
+
+def _pressure_unchecked_at_b1(original: Any) -> Any:
+    def validate(self: Any, d: Any) -> Any:
+        token = _LENIENT.set(True)
+        try:
+            return original(self, d)
+        finally:
+            _LENIENT.reset(token)
+    return validate
+
+
+def _pressure_one_while_lenient(original: Any) -> Any:
+    def pressure(self: Any, card: Any) -> int:
+        return 1 if _LENIENT.get() else original(self, card)
+    return pressure
+
+
+def _resolution_by_attacker(original: Any) -> Any:
+    def resolution_step(self: Any) -> None:
+        """The reference's C1/C2 with the attacking player choosing (C1a)."""
+        b = self.state.battle
+        self.trace.emit("entered_resolution_step", "ijinden:C1", attackers=list(b.attackers))
+        while b.attackers:
+            self.pass_through()
+            _, chosen = self.script.decide(b.attacking, ("choose_attacker",), "ijinden:C1a", self._validate_choice)
+            self.trace.emit("chose_attacker", "ijinden:C1a", player=b.attacking, card=chosen)
+            if b.blockers.get(chosen):
+                self.resolve_battle(chosen)
+            else:
+                self.trace.emit("won", "ijinden:C1b", player=b.attacking)
+                raise GameOver(b.attacking)
+        self.trace.emit("battle_ended", "ijinden:C2", player=b.attacking)
+        self.state.battle = None
+    return resolution_step
+
+
+def _no_arena_sokuou(original: Any) -> Any:
+    def own_abilities(self: Any, card: Any) -> list[tuple[str, Any]]:
+        out = original(self, card)
+        if self.arena_applies(card) and not any(a == "sokuou" for a, _ in card.abilities):
+            out = [x for x in out if x != ("sokuou", None)]
+        return out
+    return own_abilities
+
+
+def _guardian_always_zero(original: Any) -> Any:
+    def battle_power(self: Any, card: Any) -> int:
+        return 0 if self.is_guardian(card) else self.power(card)
+    return battle_power
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant("ijinden-tie-destroys-attacker-only", "ijinden", "ijinden:D1",
+           "異なる場合は大きい方が勝ちで小さい方が負け、同じ場合はどちらも負けになる。",
+           "a tie loses only the attacker: a blocker with equal power survives",
+           (Patch(R + "judge", _judge(tie_kills_blocker=False)),)),
+    Mutant("ijinden-attacker-vs-strongest-blocker", "ijinden", "ijinden:D1",
+           "ブロッカーが2体以上の場合、アタッカーは自身のパワーとブロッカー全体の合計のパワーを、各ブロッカーは自身のパワーとアタッカーのパワーを比較する。",
+           "with two or more blockers the attacker is compared with its strongest blocker, not with their sum",
+           (Patch(R + "judge", _judge(attacker_vs="max")),)),
+    Mutant("ijinden-blockers-share-sum", "ijinden", "ijinden:D1",
+           "ブロッカーが2体以上の場合、アタッカーは自身のパワーとブロッカー全体の合計のパワーを、各ブロッカーは自身のパワーとアタッカーのパワーを比較する。",
+           "each blocker is judged by the blockers' sum (they win or lose together), not by its own power",
+           (Patch(R + "judge", _judge(blockers_vs="sum")),)),
+    Mutant("ijinden-guardian-needs-more-power", "ijinden", "ijinden:RC-GUARDIAN-WIN",
+           "ガーディアンのブロッカーは、アタッカーのパワーが0 以下のときにだけ勝ちます。",
+           "a guardian blocker (power 0) is judged like any blocker: it wins only against a negative power, "
+           "so it loses to an attacker of power 0",
+           (Patch(R + "judge", _judge(guardian_needs_more=True)),)),
+    Mutant("ijinden-guardian-zero-even-as-ijin", "ijinden", "ijinden:D1",
+           "ガーディアンのパワーは0と見なす。",
+           "every guardian counts 0 in battle, even one that 円形闘技場 makes a power-3000 Ijin (the reference "
+           "follows the catalog's reading ijinden:assume.arena-guardian-power: it battles as the Ijin it is)",
+           (Patch(S + "battle_power", _guardian_always_zero),)),
+    Mutant("ijinden-attack-plus-after-attacker", "ijinden", "ijinden:A2",
+           "A2 と A3 の前後関係、すなわち「アタック+XXXX」が有効になってからイジンがアタッカーになることに注意せよ。",
+           "attack+ takes effect only after the Ijin became an attacker, so 足利義満's 航海 misses a 2000+1000 attacker",
+           (Patch(R + "take_effect", _attack_plus_later),
+            Patch(AB + "on_became_attackers", _attack_plus_after_triggers))),
+    Mutant("ijinden-no-pass-through", "ijinden", "ijinden:PASS-THROUGH-1",
+           "C1a までにそれらすべてがブロッカーでなくなっている場合、そのアタッカーはブロッカーに指定されていない（＝ブロックされていない）状態である。",
+           "an attacker whose blockers are all gone stays blocked (no block pass-through): it fights no one",
+           (Patch(R + "pass_through", _pass_through(gone=False, short=True)),)),
+    Mutant("ijinden-no-pass-through-short", "ijinden", "ijinden:PASS-THROUGH-2",
+           "もし、バトル解決をする前にブロッカーが減って2体以下になった場合は、アタッカーはブロッカーに指定されていない状態になります。",
+           "an attacker with too few blockers left for its pressure stays blocked",
+           (Patch(R + "pass_through", _pass_through(gone=True, short=False)),)),
+    Mutant("ijinden-losers-straight-to-graveyard", "ijinden", "ijinden:D4",
+           "D2-D5 のとおり、バトルに負けたカードは墓地に置かれる前に「破壊された」ことになり、また「破壊されている」状態になることに注意せよ。",
+           "the losers go to the graveyard as they are destroyed, so 「破壊されていない状態にする」 cannot save them",
+           (Patch(R + "destroy", _straight_to_graveyard),)),
+    Mutant("ijinden-destroyed-one-by-one", "ijinden", "ijinden:D2",
+           "D2 のとおり、あるアタッカーに対するバトル解決でバトルに負けたすべてのイジンとガーディアンは同時に破壊される。",
+           "the losers are destroyed (and put into the graveyard, with their triggers) one after another",
+           (Patch(R + "destroy", _one_by_one),)),
+    Mutant("ijinden-legacy-when-destroyed", "ijinden", "ijinden:D5",
+           "墓地に置かれていないので発動できません。",
+           "遺業 triggers when the card is destroyed (D3), so it triggers even when the card is made not destroyed",
+           (Patch(AB + "on_destroyed", _legacy_when_destroyed),
+            Patch(AB + "on_put_into_graveyard", _legacy_not_from_graveyard))),
+    Mutant("ijinden-blockers-stay-when-attacker-ceases", "ijinden", "ijinden:CEASE-BLOCKER",
+           "また、対応するアタッカーがバトル中にアタッカーでなくなったブロッカーも、ブロッカーでなくなる。",
+           "when an attacker stops being an attacker its blockers remain blockers",
+           (Patch(R + "cease_attacker", _blockers_stay),)),
+    Mutant("ijinden-arena-loss-keeps-attacker", "ijinden", "ijinden:CEASE-ATTACKER",
+           "A. ガーディアンはイジンでもアタッカーでもなくなり、ブロッカーがいればブロッカーでなくなります。",
+           "an attacking guardian that stops being an Ijin (円形闘技場 gone) stays an attacker",
+           (Patch(R + "sync_roles", _left_only),)),
+    Mutant("ijinden-second-battle", "ijinden", "ijinden:BATTLE",
+           "メインフェイズの間に、ターンを進めているプレイヤーは1回だけバトルを宣言することができる。",
+           "a second battle may be declared in the same main phase",
+           (Patch(R + "_validate_declaration", _twice),)),
+    Mutant("ijinden-pressure-unchecked-at-block", "ijinden", "ijinden:TRIPLE-PRESSURE",
+           "イジン3体でも、ガーディアンを含めてもかまいませんが、2体以下で指定することはできません。",
+           "fewer blockers than the attacker's pressure may be declared (pressure only matters at resolution)",
+           (Patch(R + "_validate_blockers", _pressure_unchecked_at_b1),
+            Patch(S + "pressure", _pressure_one_while_lenient))),
+    Mutant("ijinden-attacking-player-picks-attacker", "ijinden", "ijinden:C1a",
+           "C1a. 防御側プレイヤーはアタッカーを1体選ぶ。",
+           "the attacking player picks which attacker's battle resolves next",
+           (Patch(R + "resolution_step", _resolution_by_attacker),)),
+    Mutant("ijinden-arena-without-sokuou", "ijinden", "ijinden:A1",
+           "自分のターンの間、自分の戦場のガーディアンは「即応」を持つパワー3000のイジンでもある。（戦場に置かれたターンでもアタッカーになれる）",
+           "円形闘技場's guardians are Ijin of power 3000 but without 即応: one placed this turn cannot attack",
+           (Patch(S + "own_abilities", _no_arena_sokuou),)),
+)

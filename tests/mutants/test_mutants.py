@@ -1,0 +1,181 @@
+"""Mutant engines: documented, isolated, each killed by a failing golden case (never by an error)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+
+import pytest
+
+from oracle import paths, registry
+from oracle.harness.engine import ReferenceEngine
+from oracle.harness.runner import run_suite
+from oracle.loader import load_catalog, load_suite
+from oracle.mutants import Mutant, Patch, all_mutants, get, make_mutant
+from oracle.mutants.engine import MutantEngine
+from oracle.mutants.kill import MutantRun, kill_matrix, run_mutants
+from oracle.mutants.patch import PatchError, applied, resolve
+
+MUTANTS = all_mutants()
+GAMES = ("ijinden", "duelmasters", "mtg")
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return load_suite(None)
+
+
+@pytest.fixture(scope="module")
+def runs(suite):
+    return {r.mutant.name: r for r in run_mutants(MUTANTS, suite)}
+
+
+def test_enough_mutants_per_game():
+    per_game = Counter(m.game for m in MUTANTS)
+    assert len(MUTANTS) >= 36, per_game
+    assert all(per_game[g] >= 12 for g in GAMES), per_game
+
+
+@pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.name)
+def test_each_mutant_is_documented(m: Mutant):
+    """Its clause is in its game's catalog; its source quote is verbatim in the seed or in that clause's
+    text (the catalog quotes the Comprehensive Rules); every patch point exists."""
+    assert m.name.startswith({"duelmasters": "dm", "ijinden": "ijinden", "mtg": "mtg"}[m.game] + "-")
+    catalog = load_catalog(m.game)
+    clauses = {c.id: c for c in catalog.clauses}
+    assert m.clause in clauses, f"{m.name}: clause {m.clause} not in the {m.game} catalog"
+    seeds = paths.seeds_dir()
+    texts = [c.text for c in catalog.clauses]
+    if seeds is not None and (seeds / registry.get(m.game).seed).is_file():
+        texts.append((seeds / registry.get(m.game).seed).read_text(encoding="utf-8"))
+    assert len(m.source) >= 10 and any(m.source in t for t in texts), f"{m.name}: source quote not found verbatim"
+    assert m.misreading and m.patches
+    for p in m.patches:
+        assert callable(resolve(p.target)[2])
+
+
+def test_every_mutant_is_killed_by_a_failing_case_and_never_errs(runs):
+    errors = {n: r.errors for n, r in runs.items() if r.errors}
+    assert not errors, errors
+    survivors = [n for n, r in runs.items() if not r.kills]
+    assert not survivors, f"mutants no golden case kills: {survivors}"
+
+
+def test_the_reference_passes_every_case_after_the_mutants(runs, suite):
+    """No patch leaks: after every mutant has played, the reference still passes the whole suite, and the
+    patched attributes are the originals again."""
+    for m in MUTANTS:
+        for p in m.patches:
+            owner, attr, value = resolve(p.target)
+            assert not getattr(value, "__wrapped__", None), f"{p.target} is still patched"
+    results = run_suite(ReferenceEngine(), suite)
+    assert results.summary.get("fail", 0) == 0 and results.summary.get("error", 0) == 0
+
+
+def test_a_patch_is_seen_only_in_the_mutant_context(suite):
+    """Inside a mutant's block another thread -- a reference engine beside it -- plays the original rules."""
+    m = get("ijinden-tie-destroys-attacker-only")
+    engine = make_mutant(m.name)
+    assert isinstance(engine, MutantEngine) and engine.hello().engine.name == f"mutant:{m.name}"
+    ijinden = [lc for lc in suite.cases if lc.case.game == "ijinden"]
+    seen: dict[str, object] = {}
+
+    def reference() -> None:
+        seen["ref"] = run_suite(ReferenceEngine(), load_suite(None), games=["ijinden"]).summary
+
+    with applied(m):
+        t = threading.Thread(target=reference)
+        t.start()
+        t.join()
+    assert seen["ref"].get("fail", 0) == 0 and len(ijinden) > 0
+    assert run_suite(engine, suite, games=["ijinden"]).summary.get("fail", 0) > 0
+
+
+def test_a_mutant_of_one_game_plays_other_games_as_the_reference(suite):
+    results = run_suite(make_mutant("ijinden-second-battle"), suite, games=["duelmasters"])
+    assert results.summary.get("fail", 0) == 0 and results.summary.get("error", 0) == 0
+
+
+def test_a_broken_patch_point_is_named():
+    bad = Mutant("ijinden-broken", "ijinden", "ijinden:D1", "x" * 10, "y",
+                 (Patch("oracle.games.ijinden.rules:Procedure.no_such_step", lambda f: f),))
+    with pytest.raises(PatchError, match="no_such_step"):
+        with applied(bad):
+            pass
+    with pytest.raises(PatchError, match="package.module:Name"):
+        resolve("oracle.games.ijinden.rules")
+
+
+def test_only_a_fail_kills():
+    m = MUTANTS[0]
+    run = MutantRun(m, cases=3, errors=[("a", "engine raised KeyError")])
+    assert not run.killed and run.killed_by is None
+    run.kills.append("b")
+    assert run.killed_by == "b"
+
+
+def test_kill_matrix(runs, suite):
+    matrix = kill_matrix(list(runs.values()), suite)
+    assert matrix["kind"] == "tcg-oracle-kill-matrix" and matrix["summary"]["mutants"] == len(MUTANTS)
+    for name, r in runs.items():
+        for cid in r.kills:
+            assert name in matrix["cases"][cid]
+    for row in matrix["clauses"].values():
+        assert row["killed"] + len(row["survivors"]) == len(row["mutants"])
+        assert row["killed_by_own_cases"] <= row["killed"]
+    assert matrix["weak"] == sorted(c for c, row in matrix["clauses"].items() if row["survivors"])
+
+
+def _cli(*argv):
+    from oracle.cli import main
+
+    return main(list(argv))
+
+
+def test_cli_list(capsys):
+    assert _cli("mutants", "--list", "--game", "duelmasters") == 0
+    out = capsys.readouterr().out
+    assert "dm-w-breaker-stops-when-attacker-leaves\tduelmasters:U9" in out and "ijinden-" not in out
+
+
+def test_cli_survivor_exits_1_and_writes_the_matrix(tmp_path, capsys):
+    """A suite without the case that catches it: the mutant survives, exit 1, the matrix says weak."""
+    only = paths.cases_dir() / "ijinden" / "refusals.yaml"
+    out = tmp_path / "kill.json"
+    code = _cli("mutants", "--mutant", "ijinden-arena-loss-keeps-attacker", "--cases", str(only),
+                "--results", str(out))
+    text = capsys.readouterr().out
+    assert code == 1 and "SURVIVED" in text and "killed 0/1" in text
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["weak"] == ["ijinden:CEASE-ATTACKER"] and data["mutants"][0]["killed_by"] is None
+
+
+def test_cli_usage(capsys):
+    assert _cli("mutants", "--mutant", "nope") == 2
+    assert _cli("mutants", "--game", "chess") == 2
+
+
+def test_run_takes_a_mutant_engine(tmp_path):
+    out = tmp_path / "r.json"
+    code = _cli("run", "--engine", "mutant:dm-tie-counts-as-win", "--game", "duelmasters", "--results", str(out),
+                "--report", "", "--quiet")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 1 and data["engine"]["name"] == "mutant:dm-tie-counts-as-win"
+    fails = [c["id"] for c in data["cases"] if c["status"] == "fail"]
+    assert "dm.block.tie-no-win-effect" in fails  # the tie ruling's own case (later cases about wins kill it too)
+    assert not [c["id"] for c in data["cases"] if c["status"] == "error"]
+
+
+def test_report_shows_the_kill_matrix(tmp_path, runs, suite):
+    from oracle.cli import main
+
+    km = tmp_path / "kill.json"
+    km.write_text(json.dumps(kill_matrix(list(runs.values()), suite)), encoding="utf-8")
+    res = tmp_path / "r.json"
+    assert main(["run", "--game", "duelmasters", "--results", str(res), "--report", "", "--quiet"]) == 0
+    html = tmp_path / "rep.html"
+    assert main(["report", str(res), str(km), "--out", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert 'id="kill-matrix"' in page and "dm-w-breaker-stops-when-attacker-leaves" in page
+    assert main(["report", str(km), "--out", str(html)]) == 2
