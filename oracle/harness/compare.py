@@ -167,25 +167,17 @@ def vocabulary_problems(reply: CaseReply, game: str) -> str | None:
     """The event vocabulary is closed: an event kind or field the game does not define is a broken reply
     (a misspelt kind would otherwise pass unseen in a moment no case asserts)."""
     events = registry.get(game).vocabulary.events
-    for step in reply.steps or []:
-        for ev in step.events:
-            spec = events.get(ev.kind)
-            if spec is None:
-                return (f"the reply's step {step.after} has an event {_j(ev.kind)} that is not in the {game} "
-                        f"vocabulary; the events are listed in the README's {game} vocabulary")
-            extra = sorted(set(ev.args) - set(spec.fields))
-            if extra:
-                return (f"the reply's event {_j(ev.kind)} (step {step.after}) has field(s) {_j(extra)} it does not "
-                        f"define; its fields are {_j(list(spec.fields))}")
-    for e in reply.trace:
-        spec = events.get(e.kind)
+    seen = [(ev.kind, ev.args, f"step {step.after}") for step in reply.steps or [] for ev in step.events]
+    seen += [(e.kind, e.args, f"moment {e.moment}") for e in reply.trace]
+    for kind, args, where in seen:
+        spec = events.get(kind)
         if spec is None:
-            return (f"the reply's trace has an event {_j(e.kind)} (moment {e.moment}) that is not in the {game} "
-                    f"vocabulary; the events are listed in the README's {game} vocabulary")
-        extra = sorted(set(e.args) - set(spec.fields))
+            return (f"the reply has an event {_j(kind)} ({where}) that is not in the {game} vocabulary; the "
+                    f"events are listed in the README's {game} vocabulary")
+        extra = sorted(set(args) - set(spec.fields))
         if extra:
-            return (f"the reply's event {_j(e.kind)} (moment {e.moment}) has field(s) {_j(extra)} it does not "
-                    f"define; its fields are {_j(list(spec.fields))}")
+            return (f"the reply's event {_j(kind)} ({where}) has field(s) {_j(extra)} it does not define; its "
+                    f"fields are {_j(list(spec.fields))}")
     return None
 
 

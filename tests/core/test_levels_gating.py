@@ -246,7 +246,7 @@ def test_a_step_event_outside_the_vocabulary_is_a_broken_reply():
     from oracle.harness.compare import vocabulary_problems
 
     bad = steps_reply([(0, [("exploded", {"card": "a"})])])
-    assert "step 0 has an event \"exploded\"" in vocabulary_problems(bad, "ijinden")
+    assert "event \"exploded\" (step 0) that is not in the ijinden vocabulary" in vocabulary_problems(bad, "ijinden")
     extra = steps_reply([(1, [("drew", {"player": "alice", "colour": "red"})])])
     assert "field(s) [\"colour\"]" in vocabulary_problems(extra, "ijinden")
     assert vocabulary_problems(steps_reply([(0, [("drew", {"player": "alice"})])]), "ijinden") is None
