@@ -9,23 +9,10 @@ import re
 import pytest
 
 from oracle.harness.compare import compare
-from oracle.model import Case, CaseReply, TraceEntry
+from oracle.model import CaseReply
 
+from test_compare import case, e  # one case builder and one trace-entry builder for the comparison tests
 from test_loader import GOOD, load, root, write  # noqa: F401 - the fixture is used by name
-
-
-def case(expect, script=None):
-    return Case.model_validate({
-        "id": "t.case", "game": "ijinden", "rulesets": ["r"], "title": "t",
-        "source": {"kind": "external", "document": "d", "edition": "1", "page": "1", "quote": "q"},
-        "rules": ["ijinden:A3"], "setup": {"active": "alice", "players": {"alice": {}, "bob": {}}},
-        "script": script or [{"alice": {"declare_attackers": ["a"]}}, {"bob": {"declare_blockers": {}}}],
-        "expect": expect,
-    })
-
-
-def e(moment, kind, clause="ijinden:X", **args):
-    return TraceEntry(moment=moment, kind=kind, args=args, clause=clause)
 
 
 TRACE = [
