@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol, TypeVar
 
 from ..model import CaseReply, CaseRequest, Checkpoint, DecisionOutcome, TraceEntry
+from .errors import ScriptError
 from .script import DecisionPoint, GameOver, Script, Stopped
 from .trace import Trace
 from .vocabulary import Vocabulary
@@ -88,6 +89,8 @@ def run_procedure(
     build: Callable[[CaseRequest, Trace], S],
     play: Callable[[S, Script], None],
     project: Callable[[S], dict[str, Any]],
+    *,
+    stop_on_script_error: bool = False,
 ) -> CaseReply:
     """Build the state from the setup, play the script to its end (or to a win), project the end state.
 
@@ -97,6 +100,10 @@ def run_procedure(
     after it (``checkpoints``, the same projection as ``final``). Script errors (a missing or left-over
     decision) propagate: the runner reports them as ``error``. Under ``Observe(stop_after=N)`` play stops
     once entry N is decided, and the reply's last decision is that entry's outcome.
+
+    ``stop_on_script_error`` (a mutant engine, ``oracle.mutants``): where the script does not fit -- a decision
+    it lacks, entries left over -- the game stops there instead; the entries never asked for are
+    ``not_asked``, and the reply always carries the decisions (and, when asked, a checkpoint per entry).
     """
     opts = OBSERVE.get() or DEFAULT
     trace = Trace()
@@ -113,16 +120,26 @@ def run_procedure(
     except GameOver as over:
         winner = over.winner
         final = project(state)
-        script.finish("the game is over", final)
+        if not stop_on_script_error:
+            script.finish("the game is over", final)
+    except ScriptError:
+        if not stop_on_script_error:
+            raise
     else:
         final = project(state)
-        script.finish("the engine reached the end of the procedure", final)
+        if not stop_on_script_error:
+            script.finish("the engine reached the end of the procedure", final)
     if final is None:
         final = project(state)
+    outcomes = script.outcomes
+    if stop_on_script_error:  # what the game never asked for; every entry's state (the last one held)
+        outcomes = outcomes + [("not_asked", None)] * (len(script.decisions) - script.cursor)
+        if opts.checkpoints:
+            script.checkpoints += [final] * (len(script.decisions) + 1 - len(script.checkpoints))
     entries = [built(TraceEntry, {"moment": e.moment, "kind": e.kind, "args": e.args, "clause": e.clause})
                for e in trace.entries]
     decisions = [built(DecisionOutcome, {"at": i, "outcome": o, "reason": r})
-                 for i, (o, r) in enumerate(script.outcomes)] if opts is not DEFAULT else None
+                 for i, (o, r) in enumerate(outcomes)] if opts is not DEFAULT or stop_on_script_error else None
     checkpoints = [built(Checkpoint, {"after": i - 1, "state": st}) for i, st in enumerate(script.checkpoints)] \
         if opts.checkpoints else None
     return built(CaseReply, {"type": "result", "id": request.id, "trace": entries, "final": final, "winner": winner,

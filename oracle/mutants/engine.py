@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from .. import __version__, registry
 from ..core.errors import ScriptError
-from ..core.game import DEFAULT, OBSERVE, PROBE
+from ..core.game import run_procedure
 from ..core.script import GameOver, Script, Stopped
 from ..core.trace import Trace
 from ..harness.engine import ReferenceEngine, reference_legality
@@ -24,33 +24,7 @@ def playing_on(request: CaseRequest, build: Callable, play: Callable, project: C
     not fit (it needs a decision the script lacks, or ends with entries unused) the reference reports a
     script error; a mutant reports what it did -- its game stops there, the entries it never asked for
     are ``not_asked`` -- so the comparison judges it like any engine that decided differently."""
-    opts = OBSERVE.get() or DEFAULT
-    trace = Trace()
-    state = build(request, trace)
-    probe = PROBE.get()
-    script = Script(request.script, trace, (lambda: project(state)) if opts.checkpoints else None,
-                    opts.stop_after, at_end=probe(state) if probe is not None else None)
-    winner = None
-    try:
-        play(state, script)
-    except Stopped:
-        pass
-    except GameOver as over:
-        winner = over.winner
-    except ScriptError:  # a decision the script lacks: the game stops here
-        pass
-    final = project(state)
-    outcomes = list(script.outcomes) + [("not_asked", None)] * (len(script.decisions) - script.cursor)
-    entries = [TraceEntry.model_construct(moment=e.moment, kind=e.kind, args=e.args, clause=e.clause)
-               for e in trace.entries]
-    decisions = [DecisionOutcome.model_construct(at=i, outcome=o, reason=r) for i, (o, r) in enumerate(outcomes)]
-    checkpoints = None
-    if opts.checkpoints:
-        states = list(script.checkpoints)
-        states += [final] * (len(script.decisions) + 1 - len(states))
-        checkpoints = [Checkpoint.model_construct(after=i - 1, state=st) for i, st in enumerate(states)]
-    return CaseReply.model_construct(type="result", id=request.id, trace=entries, final=final, winner=winner,
-                                     decisions=decisions, checkpoints=checkpoints, steps=None, error=None)
+    return run_procedure(request, build, play, project, stop_on_script_error=True)
 
 
 def playing(mutant: Mutant) -> Mutant:
