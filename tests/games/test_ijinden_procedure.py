@@ -13,7 +13,7 @@ import pytest
 from oracle.core.errors import MissingDecision, ScriptError
 from oracle.core.script import Script
 from oracle.core.trace import Trace
-from oracle.games.ijinden.rules import Procedure, run
+from oracle.games.ijinden.procedure import Procedure, run
 from oracle.games.ijinden.state import build
 from oracle.model import CaseRequest
 
