@@ -236,3 +236,49 @@ def _one_role_per_game(modules: list[str]) -> bool:
 def test_no_two_modules_define_a_class_of_the_same_name():
     twice = {k: v for k, v in _top_level_classes().items() if len(v) > 1 and not _one_role_per_game(v)}
     assert twice == SAME_NAME_NOT_YET, "one class name, two things (or SAME_NAME_NOT_YET is out of date)"
+
+
+# -- one layout for every game -----------------------------------------------------------------------------
+
+GAMES = sorted(p.name for p in (ROOT / "oracle" / "games").iterdir() if (p / "game.py").exists())
+
+
+def _catalog(game: str) -> set[str]:
+    import yaml
+
+    data = yaml.safe_load((ROOT / "cases" / game / "rules.yaml").read_text(encoding="utf-8"))
+    return {c["id"] for c in data["clauses"]}
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if (ROOT / "oracle" / "games" / g / "clauses.py").exists()])
+def test_every_clause_id_is_a_literal_of_clauses_py_and_in_the_catalog(game):
+    """clauses.py holds every clause id as a literal constant of the catalog; no module of the game (nor its
+    mutants) builds one from a prefix (``G + "P1"``, ``f"{G}D{i}"``)."""
+    source = ROOT / "oracle" / "games" / game / "clauses.py"
+    constants = {}
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            assert isinstance(node.value, ast.Constant) and isinstance(node.value.value, str), ast.unparse(node)
+            constants[node.targets[0].id] = node.value.value
+    assert constants, "clauses.py names no clause"
+    assert sorted(set(constants.values()) - _catalog(game)) == [], "a clause id missing from the catalog"
+    prefix = f"{game}:"
+    files = [*(ROOT / "oracle" / "games" / game).glob("*.py"), ROOT / "oracle" / "mutants" / f"{game}.py"]
+    built = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value == prefix:
+                built.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant) \
+                    and str(node.values[0].value).startswith(prefix) and len(node.values) > 1:
+                built.append(f"{path.name}:{node.lineno}")
+    assert built == [], "a clause id built from a prefix"
+
+
+def test_every_game_has_the_module_roles_of_the_layout():
+    """README's Layout: the same module names in every game mean the same roles (SPEC: issue 16)."""
+    roles = {"game.py", "vocabulary.py", "clauses.py", "state.py", "procedure.py", "legality.py", "abilities.py"}
+    for game in ("ijinden", "duelmasters"):
+        present = {p.name for p in (ROOT / "oracle" / "games" / game).glob("*.py")}
+        assert roles <= present, (game, sorted(roles - present))
+        assert "rules.py" not in present  # "rules" is the catalog's name; the procedure is procedure.py

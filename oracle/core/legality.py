@@ -26,7 +26,8 @@ A game provides ``oracle/games/<game>/legality.py`` with ``candidates(state, poi
 ``(kind, args)`` pairs for the kinds asked), ``ENUMERATED`` (the kinds it generates: any other kind asked
 is reported in ``unenumerated``), ``UNENUMERATED`` (kind -> why its arguments are not finite),
 ``key(kind, parsed)`` (what makes two accepted decisions the same decision: a declaration is a set) and
-optionally ``WELL_FORMED`` (its own well-formedness reasons) and ``refusal_clause(point, refusal)``.
+optionally ``WELL_FORMED`` (its own well-formedness reasons). A refusal's clause is the one its check names
+(``Refusal(..., clause=)``), else the point's.
 """
 
 from __future__ import annotations
@@ -209,8 +210,7 @@ def judge(game: str, point: DecisionPoint, decision: Decision) -> tuple[Verdict 
         return None, point.judge(decision)
     except Refusal as r:
         rules = _rules_of(_game(game))
-        clause_of = getattr(rules, "refusal_clause", None)
-        clause = clause_of(point, r) if clause_of else (r.clause or point.clause)
+        clause = r.clause or point.clause
         shape = r.reason in WELL_FORMED or r.reason == point.wrong_player or \
             r.reason in getattr(rules, "WELL_FORMED", ())
         return Verdict(r.reason, clause, "well_formed" if shape else "rules", r.detail), None

@@ -1,103 +1,16 @@
-"""Duel Masters characteristics and effects: who may attack, power, breaks, and the effect language."""
+"""Duel Masters abilities and effects: which creatures' abilities trigger (:func:`collect`), how triggers
+resolve (:func:`fire`), and the effect language (:func:`apply`: what each effect does when it resolves)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from ...core.board import Board, Card
+from ...core.board import Card
 from ...core.script import Decision, Refusal, Script
-from ...core.trace import Trace
-from .editions import EVOLUTION_SOURCES, SEED
-
-G = "duelmasters:"
-
-# The clause that forbids what a refusal refuses (the rejected entry is tagged with it).
-REASON_CLAUSE = {
-    "attacker_not_yours": G + "P1",
-    "attacker_not_in_battle_zone": G + "P1",
-    "summoning_sick": G + "P2",
-    "attacker_tapped": G + "A1",
-    "several_attackers": G + "A1",
-    "attacker_cannot_attack": G + "P1",
-    "target_not_opponent": G + "P4",
-    "attack_target_shield": G + "A1",
-    "target_untapped_creature": G + "C1",
-    "no_tap_ability": G + "P3",
-    "tap_ability_cannot_attack": G + "N2",
-    "blocker_not_blocker": G + "A3",
-    "blocker_tapped": G + "A3",
-    "blocker_not_defenders": G + "A3",
-    "several_blockers": G + "A3",
-    "blocker_is_attack_target": G + "CR507.1a",
-    "block_after_shield_chosen": G + "U3",
-    "shield_not_attacked_players": G + "U2",
-    "shield_already_chosen": G + "U2",
-    "s_trigger_not_broken": G + "N7",
-}
-
-# (the discard's refusal, not_in_hand, is tagged with the clause of the effect that asks it)
-
-
-@dataclass(slots=True)
-class State:
-    board: Board
-    trace: Trace
-    active: str
-    attacker: str | None = None           # the creature attacking now
-    target: str | None = None             # what it attacks (a player or a creature id)
-    shield_chosen: bool = False           # U3: a shield of this attack has been chosen
-    chosen_last: bool = False             # U3: the attack just over chose a shield (until the next decision)
-    ruleset: str = SEED                   # the edition the case runs under (editions.py)
-    pumps: dict[str, int] = field(default_factory=dict)
-    battle_pumps: dict[str, int] = field(default_factory=dict)
-    """Power changes until the end of the battle (そのバトルの間): cleared when the battle (or the attack) ends."""
-
-    def card(self, cid: str) -> Card:
-        return self.board.cards[cid]
-
-    def opponent(self, player: str) -> str:
-        return next(p for p in self.board.players if p != player)
-
-
-# -- characteristics ----------------------------------------------------------------------------
-
-def in_play(st: State, cid: str | None) -> bool:
-    """A creature in the battle zone (an evolution source under a creature is a card there, not a creature)."""
-    return (cid is not None and cid in st.board.cards and st.board.cards[cid].zone == "battlefield"
-            and not is_source(st.board.cards[cid]))
-
-
-def is_source(card: Card) -> bool:
-    """進化元: a card of the setup marked ``attached_to: <evolution creature>`` lies under that creature."""
-    return card.zone == "battlefield" and bool(card.props.get("under"))
-
-
-def sick(card: Card) -> bool:
-    """P2/N1: put into the battle zone this turn, and neither 進化 nor スピードアタッカー."""
-    return card.entered_this_turn and not (card.has("evolution") or card.has("speed_attacker"))
-
-
-def could_attack(card: Card) -> bool:
-    """N2: the state a tap ability needs: a creature that could attack (untapped is checked apart)."""
-    return card.zone == "battlefield" and not card.has("cannot_attack") and not sick(card)
-
-
-def power(st: State, card: Card) -> int:
-    """B3: power with every plus and minus: pumps, and パワーアタッカー while it attacks."""
-    p = (card.power or 0) + st.pumps.get(card.id, 0) + st.battle_pumps.get(card.id, 0)
-    if st.attacker == card.id and card.zone == "battlefield":
-        p += sum(int(x) for x in card.params("power_attacker"))
-    return p
-
-
-def breaks(card: Card) -> int:
-    """U8: how many shields one unblocked attack breaks."""
-    if card.has("t_breaker"):
-        return 3
-    if card.has("w_breaker"):
-        return 2
-    return 1
+from .clauses import CR316_3
+from .editions import EVOLUTION_SOURCES
+from .legality import card_arg, decide
+from .state import State, creatures, in_play, power
 
 
 def effect_items(effect: Any) -> list[tuple[str, Any]]:
@@ -110,36 +23,30 @@ def effect_items(effect: Any) -> list[tuple[str, Any]]:
     return list(effect.items())
 
 
-# -- decisions ----------------------------------------------------------------------------------
+# -- triggers -----------------------------------------------------------------------------------
 
-def decide(st: State, script: Script, player: str, kinds: tuple[str, ...], clause: str,
-           validate: Callable[[Decision], Any], *, optional: bool = False):
-    """Script.decide, with refusals tagged by the clause that forbids them and U3 for a late block."""
-    n = len(st.trace.entries)
-
-    def other(d: Decision) -> str:
-        late = st.shield_chosen or st.chosen_last
-        return "block_after_shield_chosen" if d.kind == "block" and late else "unexpected_decision"
-
-    out = script.decide(player, kinds, clause, validate, other=other, optional=optional)
-    for e in st.trace.entries[n:]:
-        if e.kind == "rejected" and e.args.get("reason") in REASON_CLAUSE:
-            e.clause = REASON_CLAUSE[e.args["reason"]]
-    return out
+Trigger = tuple[Card, str, Any]
+"""A triggered ability waiting to resolve: its card, the ability, and the effect it resolves."""
 
 
-def card_arg(d: Decision, *keys: str) -> str:
-    a = d.args
-    if isinstance(a, dict):
-        for k in keys:
-            if k in a:
-                a = a[k]
-                break
-        else:
-            raise Refusal("malformed_decision", f"expected one of {keys}")
-    if not isinstance(a, str):
-        raise Refusal("malformed_decision", "expected a card id")
-    return a
+def collect(cards: list[Card | None], ability: str) -> list[Trigger]:
+    """The triggers of ``ability`` (an event's name: ``on_attack``, ``on_block`` ...) of these cards."""
+    return [(c, ability, e) for c in cards if c is not None for e in c.params(ability)]
+
+
+def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_of=None) -> None:
+    """One moment of `triggered`, then each resolves (active player's first: C7) with what it does."""
+    if not triggers:
+        return
+    tag = (lambda t: clause_of(t)[0]) if clause_of else (lambda t: when)
+    with st.trace.simultaneous():
+        for c, ability, _ in triggers:
+            st.trace.emit("triggered", tag((c, ability, None)), card=c.id, ability=ability, player=c.controller)
+    ordered = sorted(triggers, key=lambda t: t[0].controller != st.active)
+    for c, ability, effect in ordered:
+        res = clause_of((c, ability, None))[1] if clause_of else when
+        st.trace.emit("resolved", res, card=c.id, ability=ability, player=c.controller)
+        apply(st, script, c, c.controller, effect, res)
 
 
 # -- changes ------------------------------------------------------------------------------------
@@ -164,7 +71,7 @@ def destroy(st: State, ids: list[str], clause: str) -> None:
 def sources_follow(st: State, cid: str, clause: str) -> None:
     """CR316.3 例: a destroyed evolution creature's sources (進化元) go to the graveyard with it, in its moment
     (tagged CR316.3 under the current rules; the seed is silent: assumption duelmasters:X-evolution-sources)."""
-    tag = G + "CR316.3" if st.ruleset in EVOLUTION_SOURCES else clause
+    tag = CR316_3 if st.ruleset in EVOLUTION_SOURCES else clause
     for src in [c for c in st.board.cards.values() if c.props.get("under") == cid and c.zone == "battlefield"]:
         src.props.pop("under")
         src.tapped = False
@@ -200,10 +107,6 @@ def choose(st: State, script: Script, player: str, legal: list[str], clause: str
 
     _, cid = decide(st, script, player, ("choose_target",), clause, validate)
     return cid
-
-
-def creatures(st: State, player: str) -> list[Card]:
-    return [c for c in st.board.in_zone(player, "battlefield") if not is_source(c)]
 
 
 def apply(st: State, script: Script, source: Card, controller: str, effect: Any, clause: str) -> None:
