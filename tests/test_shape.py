@@ -231,6 +231,32 @@ def test_no_two_modules_define_a_class_of_the_same_name():
     assert twice == SAME_NAME_NOT_YET, "one class name, two things (or SAME_NAME_NOT_YET is out of date)"
 
 
+ONE_ROLE_MODULES = {
+    "game": "the Game interface (core) and each game's registry entry",
+    "vocabulary": "the vocabulary types (core) and each game's closed lists",
+    "legality": "the legality API (core) and each game's candidates",
+    "clauses": "a game's clause ids", "state": "a game's state", "procedure": "a game's procedure",
+    "abilities": "a game's abilities and effects", "editions": "a game's rulesets",
+    "cli": "a command's arguments and entry (tcg-oracle, mutants, prove, report)",
+    "bench": "figures for tcg-oracle bench (its table, z3's, the report's render time)",
+    "errors": "the error tree (oracle.errors; oracle.core.errors re-exports it)",
+    "model": "a package's typed data (the protocol and files; a mutant)",
+    "engine": "an Engine (the reference; a mutant)",
+    "kill": "the kill matrix, computed (mutants) and drawn (reports)",
+    "requirements": "CR 509.1c block requirements, in the engine (Magic) and in the z3 model (smt)",
+}
+"""Module names defined in several packages for one role each (python-chess's variants: same name, same job)."""
+
+
+def test_no_two_modules_of_one_name_do_different_jobs():
+    by_name: dict[str, list[str]] = {}
+    for name, (_, is_pkg) in _source_modules().items():
+        if not is_pkg:
+            by_name.setdefault(name.rpartition(".")[2], []).append(name)
+    twice = {k: sorted(v) for k, v in by_name.items() if len(v) > 1 and k not in ONE_ROLE_MODULES}
+    assert twice == {}, "one module name, two jobs (or a role missing from ONE_ROLE_MODULES)"
+
+
 # -- one layout for every game -----------------------------------------------------------------------------
 
 GAMES = sorted(p.name for p in (ROOT / "oracle" / "games").iterdir() if (p / "game.py").exists())
