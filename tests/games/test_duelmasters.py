@@ -504,3 +504,12 @@ def test_external_quotes_of_the_current_rules_are_the_catalog_text():
         assert src.url == urls[src.document] and src.edition, case.id
         assert any(src.quote in t for t in texts[src.document]), case.id
 
+
+def test_the_effect_table_does_every_effect_the_vocabulary_documents():
+    import re
+
+    from oracle.games.duelmasters import abilities, vocabulary
+
+    language = vocabulary._EFFECTS.split("them) of ", 1)[1].split("; FILTER", 1)[0]
+    documented = set(re.findall(r"(?:^|\| )([a-z_]+)(?=:|$| )", language))
+    assert documented == set(abilities.EFFECTS)

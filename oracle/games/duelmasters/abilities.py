@@ -3,7 +3,7 @@ resolve (:func:`fire`), and the effect language (:func:`apply`: what each effect
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ...core.board import Card
 from ...core.script import Decision, Refusal, Script
@@ -110,59 +110,109 @@ def choose(st: State, script: Script, player: str, legal: list[str], clause: str
 
 
 def apply(st: State, script: Script, source: Card, controller: str, effect: Any, clause: str) -> None:
-    """Resolve one effect of ``source`` for ``controller``; every change is tagged ``clause``."""
-    b, tr = st.board, st.trace
+    """Resolve one effect of ``source`` for ``controller`` (each item by :data:`EFFECTS`); every change is
+    tagged ``clause``."""
     for name, param in effect_items(effect):
-        if name == "draw":
-            b.draw(controller, int(param or 1), clause)
-        elif name == "destroy_target":
-            legal = [c.id for c in matching(st, source, controller, param, "opponent")]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                destroy(st, [target], clause)
-        elif name == "tap_target":
-            legal = [c.id for c in matching(st, source, controller, param, "opponent") if not c.tapped]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                tap(st, target, clause)
-        elif name == "untap_target":
-            legal = [c.id for c in matching(st, source, controller, param, "you") if c.tapped]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                st.card(target).tapped = False
-                tr.emit("untapped", clause, card=target)
-        elif name == "discard":
-            discard(st, script, controller, param, clause)
-        elif name == "battle_power_plus":
-            if in_play(st, source.id):
-                st.battle_pumps[source.id] = st.battle_pumps.get(source.id, 0) + int(param)
-                tr.emit("pumped", clause, card=source.id, amount=int(param))
-        elif name == "untap_self":
-            if in_play(st, source.id) and source.tapped:
-                source.tapped = False
-                tr.emit("untapped", clause, card=source.id)
-        elif name == "power_plus":
-            if in_play(st, source.id):
-                st.pumps[source.id] = st.pumps.get(source.id, 0) + int(param)
-                tr.emit("pumped", clause, card=source.id, amount=int(param))
-        elif name == "pump_target":
-            legal = [c.id for c in creatures(st, controller) if c.id != source.id]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                st.pumps[target] = st.pumps.get(target, 0) + int(param)
-                tr.emit("pumped", clause, card=target, amount=int(param))
-        elif name == "destroy_self":
-            destroy(st, [source.id], clause)
-        elif name == "mana_from_deck":
-            for cid in list(b.zone(controller, "deck"))[: int(param or 1)]:
-                b.move(cid, "mana", clause)
-        elif name == "summon_self":
-            if source.zone == "hand":
-                enter(st, source.id, clause)
-        elif name == "look_take":
-            look_take(st, script, controller, int(param or 1), clause)
-        else:  # pragma: no cover - the loader checks ability names, not effect names
+        do = EFFECTS.get(name)
+        if do is None:  # pragma: no cover - the loader checks ability names, not effect names
             raise ValueError(f"unknown effect {name!r} on {source.id}")
+        do(st, script, source, controller, param, clause)
+
+
+def _draw(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    st.board.draw(controller, int(param or 1), clause)
+
+
+def _destroy_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in matching(st, source, controller, param, "opponent")]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        destroy(st, [target], clause)
+
+
+def _tap_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in matching(st, source, controller, param, "opponent") if not c.tapped]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        tap(st, target, clause)
+
+
+def _untap_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in matching(st, source, controller, param, "you") if c.tapped]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        st.card(target).tapped = False
+        st.trace.emit("untapped", clause, card=target)
+
+
+def _discard(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    discard(st, script, controller, param, clause)
+
+
+def _battle_power_plus(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    """そのバトルの間: until the end of the battle (:attr:`State.battle_pumps`)."""
+    if in_play(st, source.id):
+        st.battle_pumps[source.id] = st.battle_pumps.get(source.id, 0) + int(param)
+        st.trace.emit("pumped", clause, card=source.id, amount=int(param))
+
+
+def _untap_self(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    if in_play(st, source.id) and source.tapped:
+        source.tapped = False
+        st.trace.emit("untapped", clause, card=source.id)
+
+
+def _power_plus(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    if in_play(st, source.id):
+        st.pumps[source.id] = st.pumps.get(source.id, 0) + int(param)
+        st.trace.emit("pumped", clause, card=source.id, amount=int(param))
+
+
+def _pump_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in creatures(st, controller) if c.id != source.id]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        st.pumps[target] = st.pumps.get(target, 0) + int(param)
+        st.trace.emit("pumped", clause, card=target, amount=int(param))
+
+
+def _destroy_self(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    destroy(st, [source.id], clause)
+
+
+def _mana_from_deck(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    for cid in list(st.board.zone(controller, "deck"))[: int(param or 1)]:
+        st.board.move(cid, "mana", clause)
+
+
+def _summon_self(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    if source.zone == "hand":
+        enter(st, source.id, clause)
+
+
+def _look_take(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    look_take(st, script, controller, int(param or 1), clause)
+
+
+Effect = Callable[[State, Script, Card, str, Any, str], None]
+
+EFFECTS: dict[str, Effect] = {
+    "draw": _draw,
+    "destroy_target": _destroy_target,
+    "tap_target": _tap_target,
+    "untap_target": _untap_target,
+    "discard": _discard,
+    "battle_power_plus": _battle_power_plus,
+    "untap_self": _untap_self,
+    "power_plus": _power_plus,
+    "pump_target": _pump_target,
+    "destroy_self": _destroy_self,
+    "mana_from_deck": _mana_from_deck,
+    "summon_self": _summon_self,
+    "look_take": _look_take,
+}
+"""The effect table: what each effect of the effect language does when it resolves (``(st, script, source,
+controller, param, clause)``)."""
 
 
 def matching(st: State, source: Card, controller: str, param: Any, default: str) -> list[Card]:
