@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
@@ -49,13 +49,24 @@ class Steps(Protocol):
 
 # -- which events trigger what ----------------------------------------------------------------
 
+TRIGGERS: dict[str, tuple[str, ...]] = {
+    "became_attacker": ("voyage_draw", "voyage_draw_discard"),
+    "attacked": ("lone_attack_double_pressure", "three_attackers_destroy"),
+    "became_blocker": ("block_draw", "block_unattack", "block_destroy"),
+    "blocked": ("when_blocked",),
+    "destroyed": ("undestroy",),
+    "put_into_graveyard": ("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy", "netherworld"),
+}
+"""The trigger table: what happens (A3-D5's events; put into the graveyard from the battlefield) -> the
+abilities it triggers; each ``on_*`` below finds them on the cards it happened to."""
+
 def on_became_attackers(proc: Steps, attackers: list[str]) -> list[Trigger]:
     """A4: 航海 - アタッカーになったとき."""
     out = []
     for a in attackers:
         card = proc.state.card(a)
         for name, params in proc.state.abilities(card):
-            if name in ("voyage_draw", "voyage_draw_discard"):
+            if name in TRIGGERS["became_attacker"]:
                 out.append(Trigger(a, name, params, card.controller))
     return out
 
@@ -78,7 +89,7 @@ def on_became_blockers(proc: Steps, blockers: list[str]) -> list[Trigger]:
     for b in blockers:
         card = proc.state.card(b)
         for name, params in proc.state.abilities(card):
-            if name in ("block_draw", "block_unattack", "block_destroy"):
+            if name in TRIGGERS["became_blocker"]:
                 out.append(Trigger(b, name, params, card.controller))
     return out
 
@@ -89,7 +100,7 @@ def on_became_blocked(proc: Steps, attackers: list[str]) -> list[Trigger]:
     for a in attackers:
         card = proc.state.card(a)
         for name, params in proc.state.abilities(card):
-            if name == "when_blocked":
+            if name in TRIGGERS["blocked"]:
                 out.append(Trigger(a, name, params, card.controller, subject=a))
     return out
 
@@ -100,7 +111,7 @@ def on_destroyed(proc: Steps, cards: list[str]) -> list[Trigger]:
     for cid in cards:
         card = proc.state.card(cid)
         for name, params in proc.state.abilities(card):
-            if name == "undestroy":
+            if name in TRIGGERS["destroyed"]:
                 out.append(Trigger(cid, name, params, card.controller))
     return out
 
@@ -111,7 +122,7 @@ def on_put_into_graveyard(proc: Steps, cards: list[str]) -> list[Trigger]:
     for cid in cards:
         card = proc.state.card(cid)
         for name, params in card.abilities:
-            if name in ("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy", "netherworld"):
+            if name in TRIGGERS["put_into_graveyard"]:
                 out.append(Trigger(cid, name, params, card.owner))
     return out
 
@@ -140,7 +151,7 @@ def resolve(proc: Steps, t: Trigger, clause: str) -> None:
         # resolves after this ability (nested, before the remaining ones).
         later = proc.put_into_graveyard([choice["cost"]], clause, clause, resolve=False)
     trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
-    _EFFECTS[t.ability](proc, t, choice, clause)
+    EFFECTS[t.ability](proc, t, choice, clause)
     proc.resolve_all(later, clause)
 
 
@@ -228,7 +239,7 @@ def _undestroy(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> 
     proc.trace.emit("undestroyed", clause, card=t.card)
 
 
-_EFFECTS = {
+EFFECTS: dict[str, Callable[[Steps, Trigger, dict[str, Any], str], None]] = {
     "voyage_draw": _draw,
     "block_draw": _draw,
     "legacy_draw": _draw,
@@ -241,6 +252,7 @@ _EFFECTS = {
     "block_destroy": _destroy_target,
     "undestroy": _undestroy,
 }
+"""The effect table: what each triggered ability does when it resolves (the generic ones: :func:`resolve_effect`)."""
 
 
 # -- effects of the generic abilities (遺業, 冥府発動, ブロックされたとき) ----------------------------------
