@@ -49,8 +49,8 @@ class MutantRun:
 def run_mutants(mutants: Iterable[Mutant], suite: Suite, *, on_done: Callable[[MutantRun], None] | None = None,
                 ) -> list[MutantRun]:
     """Every case of the mutant's game on each mutant (the case's default ruleset, as ``run``)."""
-    from ..harness.runner import run_suite
-    from .engine import MutantEngine
+    from ..harness.runner import run_suite  # noqa: PLC0415
+    from .engine import MutantEngine  # noqa: PLC0415
 
     runs = []
     for m in mutants:
