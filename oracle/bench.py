@@ -6,8 +6,10 @@
   per case; the median, 90th percentile and maximum over the cases. Again with checkpoints (the state
   after each script entry, protocol 2), as ``serve`` sends them and an in-process run computes them for
   the cases that read them.
-- JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
-  process per case, and their ratio.
+- JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process; see
+  :func:`round_trips` for what one is): cycling through the golden cases, and one small case over and
+  over (the protocol's own cost), each with the CPU time per round trip of the harness and of ``serve``;
+  next to one process per case, and their ratio.
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 10x
   and 100x (``--quick``: 1x and 10x), seconds per case at each size (flat = linear).
 - The machine: its core count and load average, printed with the figures (other work on the machine slows
@@ -65,16 +67,20 @@ def heavy_imports_of_run() -> list[str]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _requests() -> list[Any]:
-    from .harness.request import make_request
+def _requests(views: bool = False) -> list[Any]:
+    """A request per golden case (its first ruleset that applies); ``views``: as the runner sends it to a
+    protocol-2 engine of level ``trace`` (the request's ``views``: checkpoints only where a check reads them)."""
+    from .harness.engine import ReferenceEngine
+    from .harness.request import make_request, views_read
     from .harness.runner import choose_ruleset
     from .loader import load_suite
 
+    hello = ReferenceEngine().hello() if views else None
     out = []
     for lc in load_suite().cases:
         ruleset, skip = choose_ruleset(lc, None)
         if not skip:
-            out.append(make_request(lc.case, ruleset))
+            out.append(make_request(lc.case, ruleset, lc.extra, views=views_read(lc.case, hello)))
     return out
 
 
@@ -128,20 +134,61 @@ def legality_time(requests: list[Any], repeats: int = 1) -> dict[str, float]:
             "tried": tried, "legal": legal, "most_tried": most}
 
 
-def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, float]:
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) of a process so far, from ``/proc`` (``None`` where there is none)."""
+    import os
+
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _timed_round_trips(requests: list[Any], count: int) -> dict[str, float]:
+    """``count`` round trips over one ``serve`` process, cycling through ``requests``: per second (wall),
+    and the CPU microseconds per round trip of the harness (this process: writing the request, reading,
+    parsing and checking the reply) and of ``serve`` (reading the request, the engine, writing the reply)."""
+    import resource
+
     from .harness.adapters import SubprocessEngine
 
     engine = SubprocessEngine(SERVE)
     try:
         engine.hello()
-        for req in requests[:5]:  # warm up
+        for req in requests[:count]:  # warm up: every game's modules imported, every case once
             engine.run_case(req, timeout=30)
+        pid = engine._proc.pid if engine._proc is not None else 0
+        serve0, own0 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
         t = time.perf_counter()
         for n in range(count):
             engine.run_case(requests[n % len(requests)], timeout=30)
-        persistent = count / (time.perf_counter() - t)
+        wall = time.perf_counter() - t
+        serve1, own1 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
     finally:
         engine.close()
+    own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
+    out = {"per_second": count / wall, "harness_us": own / count * 1e6}
+    if serve0 is not None and serve1 is not None:
+        out["serve_us"] = (serve1 - serve0) / count * 1e6
+    return out
+
+
+def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, Any]:
+    """JSON-lines round trips against ``tcg-oracle serve`` (the reference at level ``trace``). A round trip:
+    the harness writes one ``case`` request line (as the runner sends it, with its ``views``), ``serve``
+    answers one ``result`` line, the harness reads and checks it (:func:`oracle.harness.jsonl.parse_reply`:
+    the whole reply validated against the protocol) -- everything of ``run_case`` but the comparison.
+
+    - ``suite``: cycling through every golden case (the engine's own time included);
+    - ``plumbing``: the golden case with the shortest request, over and over (the engine's time near
+      zero: what the protocol itself costs);
+    - one process per case (a fresh ``serve`` for each, its start included), and the suite's ratio to it."""
+    from .harness.adapters import SubprocessEngine
+
+    smallest = min(requests, key=lambda r: len(r.model_dump_json()))
+    out: dict[str, Any] = {"suite": _timed_round_trips(requests, count), "cases": len(requests),
+                           "plumbing": _timed_round_trips([smallest], count), "plumbing_case": smallest.id}
     t = time.perf_counter()
     for n in range(processes):
         one = SubprocessEngine(SERVE)
@@ -150,8 +197,9 @@ def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, fl
             one.run_case(requests[n % len(requests)], timeout=30)
         finally:
             one.close()
-    per_process = processes / (time.perf_counter() - t)
-    return {"persistent": persistent, "per_process": per_process, "ratio": persistent / per_process}
+    out["per_process"] = processes / (time.perf_counter() - t)
+    out["ratio"] = out["suite"]["per_second"] / out["per_process"]
+    return out
 
 
 def linearity(factors: tuple[int, ...]) -> dict[int, float]:
@@ -212,7 +260,7 @@ def measure(quick: bool = False) -> dict[str, Any]:
     with observing(checkpoints=True):
         figures["engine_checkpoints"] = engine_time(requests, 5 if quick else 30)
     if requests:
-        figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
+        figures["protocol"] = round_trips(_requests(views=True), 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 10) if quick else (1, 10, 100))
     figures["render"] = render(2000 if quick else 10000)
     figures["fuzz"] = fuzz_rates(50 if quick else 300)
@@ -253,9 +301,15 @@ def _table(fig: dict[str, Any]) -> Any:
                   f"{c['median'] * 1e6:.0f} / {c['p90'] * 1e6:.0f} / {c['max'] * 1e6:.0f} µs")
     p = fig.get("protocol")
     if p:
-        t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")
+        for key, what in (("suite", f"every golden case in turn ({p['cases']})"),
+                          ("plumbing", f"one small case, {p['plumbing_case']}")):
+            r = p[key]
+            cpu = f"; CPU µs per round trip: harness {r['harness_us']:.0f}" + (
+                f", serve {r['serve_us']:.0f}" if "serve_us" in r else "")
+            t.add_row(f"JSON lines: round trips/s, one `serve` process (reference, level trace), {what}",
+                      f"{r['per_second']:.0f}/s{cpu}")
         t.add_row("JSON lines: cases/s, one process per case", f"{p['per_process']:.1f}/s")
-        t.add_row("JSON lines: ratio", f"{p['ratio']:.0f}x")
+        t.add_row("JSON lines: ratio (every golden case, one process / one per case)", f"{p['ratio']:.0f}x")
     for factor, per_case in fig.get("linearity", {}).items():
         t.add_row(f"run: seconds per case, suite x{factor}", f"{per_case * 1000:.2f} ms")
     r = fig.get("render")
