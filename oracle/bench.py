@@ -202,8 +202,9 @@ def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, An
     return out
 
 
-def linearity(factors: tuple[int, ...]) -> dict[int, float]:
-    """Seconds per case of ``run_suite`` on the reference over the suite repeated ``factor`` times."""
+def linearity(factors: tuple[int, ...]) -> dict[int, dict[str, float]]:
+    """``run_suite`` on the reference over the suite repeated ``factor`` times: its cases, seconds, and
+    seconds per case (flat or falling as the suite grows: linear)."""
     from .harness.engine import ReferenceEngine
     from .harness.runner import run_suite
     from .loader import Suite, load_suite
@@ -214,17 +215,18 @@ def linearity(factors: tuple[int, ...]) -> dict[int, float]:
         suite = Suite(cases=cases * factor)
         t = time.perf_counter()
         run_suite(ReferenceEngine(), suite)
-        out[factor] = (time.perf_counter() - t) / max(1, len(suite.cases))
+        seconds = time.perf_counter() - t
+        out[factor] = {"cases": len(suite.cases), "seconds": seconds, "per_case": seconds / max(1, len(suite.cases))}
     return out
 
 
 def render(n: int) -> dict[str, float]:
-    from .reports.bench import bench_render
+    from .reports.bench import render_times
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.html"
-        seconds = bench_render(n, out=out)
-        return {"results": n, "seconds": seconds, "megabytes": out.stat().st_size / 1e6}
+        seconds, cpu = render_times(n, out=out)
+        return {"results": n, "seconds": seconds, "cpu": cpu, "megabytes": out.stat().st_size / 1e6}
 
 
 def fuzz_rates(examples: int) -> dict[str, dict[str, float]]:
@@ -310,11 +312,18 @@ def _table(fig: dict[str, Any]) -> Any:
                       f"{r['per_second']:.0f}/s{cpu}")
         t.add_row("JSON lines: cases/s, one process per case", f"{p['per_process']:.1f}/s")
         t.add_row("JSON lines: ratio (every golden case, one process / one per case)", f"{p['ratio']:.0f}x")
-    for factor, per_case in fig.get("linearity", {}).items():
-        t.add_row(f"run: seconds per case, suite x{factor}", f"{per_case * 1000:.2f} ms")
+    runs = fig.get("linearity") or {}
+    for factor, r in runs.items():
+        t.add_row(f"run: the suite x{factor} ({r['cases']:,} cases), reference in process",
+                  f"{r['seconds']:.2f} s, {r['per_case'] * 1000:.2f} ms per case")
+    if len(runs) > 1:
+        first, last = min(runs), max(runs)
+        growth = runs[last]["per_case"] / runs[first]["per_case"]
+        t.add_row(f"run: cost per case at x{last} / at x{first} (1 or less: linear growth)", f"{growth:.2f}")
     r = fig.get("render")
     if r:
-        t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.1f} MB")
+        t.add_row(f"report: render {r['results']:,} results (synthetic, traces and boards included)",
+                  f"{r['seconds']:.2f} s (CPU {r['cpu']:.2f} s), {r['megabytes']:.1f} MB")
     for game, rates in (fig.get("fuzz") or {}).items():
         t.add_row(f"fuzz: {game} generated examples/s, in process / over serve (one core)",
                   " / ".join(f"{v:.0f}/s" for v in rates.values()))
