@@ -279,7 +279,7 @@ def _table(fig: dict[str, Any]) -> Any:
     from rich.table import Table
 
     t = Table(title="tcg-oracle bench" + (" (--quick)" if fig["quick"] else ""))
-    t.add_column("measure")
+    t.add_column("measure", overflow="fold")
     t.add_column("figure", justify="right")
     m = fig.get("machine") or {}
     t.add_row("machine: cores (load average 1/5/15 min at the start)",
