@@ -107,3 +107,29 @@ def test_cli_says_which_property_killed(tmp_path, capsys):
     code = _cli("mutants", "--mutant", "mtg-battle-creature-blocks", "--cases", str(only), "--properties", "none")
     assert code == 1 and "SURVIVED" in capsys.readouterr().out
 
+
+def test_the_report_shows_each_mutants_properties(tmp_path):
+    import json
+
+    from oracle.cli import main
+
+    def fails(m: Mutant) -> str | None:
+        return "the board b1: declaration [x blocks y] differs"
+
+    def boom(m: Mutant) -> str | None:
+        raise RuntimeError("no board")
+
+    missing = _suite_that_misses()
+    runs = run_mutants([get("ijinden-arena-loss-keeps-attacker")], missing, properties="all",
+                       checks=[Property("agrees", "x", fails), Property("breaks", "y", boom),
+                               Property("quiet", "z", lambda m: None)])
+    km = tmp_path / "kill.json"
+    km.write_text(json.dumps(kill_matrix(runs, missing)), encoding="utf-8")
+    res = tmp_path / "r.json"
+    assert main(["run", "--cases", str(paths.cases_dir() / "ijinden" / "refusals.yaml"), "--results", str(res),
+                 "--report", "", "--quiet"]) == 0
+    html = tmp_path / "rep.html"
+    assert main(["report", str(res), str(km), "--out", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "property agrees" in page and "agrees fails" in page and "breaks errs" in page and "quiet holds" in page
+    assert "declaration [x blocks y] differs" in page
