@@ -8,13 +8,15 @@
   the cases that read them.
 - JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process; see
   :func:`round_trips` for what one is): cycling through the golden cases, and one small case over and
-  over (the protocol's own cost), each with the CPU time per round trip of the harness and of ``serve``;
-  next to one process per case, and their ratio.
+  over (the protocol's own cost), each with the CPU time per round trip of the harness and of ``serve``
+  (goal: 5,000 round trips/s); next to one process per case, and their ratio.
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 10x
-  and 100x (``--quick``: 1x and 10x), seconds per case at each size (flat = linear).
+  and 100x (``--quick``: 1x and 10x), seconds and seconds per case at each size, and the cost per case at
+  the largest size over the smallest (1 or less: linear growth).
 - The machine: its core count and load average, printed with the figures (other work on the machine slows
   every figure; compare runs made under the same load).
-- Rendering the HTML report of 10,000 results: seconds and file size.
+- Rendering the HTML report of 10,000 results (synthetic, with traces and boards): wall-clock and CPU
+  seconds, and the file size (goals: under 2 s, under 8 MB).
 - Z3 (``oracle/smt/bench.py``): a legality verdict on a 6x6 Magic board, next to the reference engine's
   and the brute force's; block-count enumeration by z3 against the brute force.
 - Legal decisions (:mod:`oracle.core.legality`) at every decision point of every golden case: time per
