@@ -126,10 +126,19 @@ class _Traces:
             if seen == trace:
                 return i
         i = len(self.items)
-        n = self._n
-        self.items.append([[e.moment, n(e.kind), e.args, n(e.clause)] if not isinstance(e, dict)
-                           else [e.get("moment"), n(e.get("kind")), e.get("args") or {}, n(e.get("clause"))]
-                           for e in trace])
+        n, index = self._n, self._name
+        rows = []
+        for e in trace:  # the names looked up inline: this loop runs once per trace entry of the report
+            if isinstance(e, dict):
+                rows.append([e.get("moment"), n(e.get("kind")), e.get("args") or {}, n(e.get("clause"))])
+                continue
+            kind, clause = index.get(e.kind), e.clause
+            if kind is None:
+                kind = n(e.kind)
+            if clause is not None:
+                clause = index.get(clause) if clause in index else n(clause)
+            rows.append([e.moment, kind, e.args, clause])
+        self.items.append(rows)
         self._case.append((trace, i))
         return i
 
