@@ -321,7 +321,8 @@ def _table(fig: dict[str, Any]) -> Any:
     if len(runs) > 1:
         first, last = min(runs), max(runs)
         growth = runs[last]["per_case"] / runs[first]["per_case"]
-        t.add_row(f"run: cost per case at x{last} / at x{first} (linear: about 1; quadratic: about {last // first})", f"{growth:.2f}")
+        t.add_row(f"run: cost per case at x{last} / at x{first} (linear: about 1; quadratic: about "
+                  f"{last // first})", f"{growth:.2f}")
     r = fig.get("render")
     if r:
         t.add_row(f"report: render {r['results']:,} results (synthetic, traces and boards included)",
