@@ -70,14 +70,15 @@ def heavy_imports_of_run() -> list[str]:
 
 
 def _requests(views: bool = False) -> list[Any]:
-    """A request per golden case (its first ruleset that applies); ``views``: as the runner sends it to a
-    protocol-2 engine of level ``trace`` (the request's ``views``: checkpoints only where a check reads them)."""
-    from .harness.engine import ReferenceEngine
+    """A request per golden case (its first ruleset that applies); ``views``: as the runner sends it to
+    ``serve`` (level ``trace``, capability ``views``: checkpoints only where a check reads them)."""
+    from . import registry
     from .harness.request import make_request, views_read
     from .harness.runner import choose_ruleset
+    from .harness.serve import Behaviour
     from .loader import load_suite
 
-    hello = ReferenceEngine().hello() if views else None
+    hello = Behaviour().hello(registry.names()) if views else None
     out = []
     for lc in load_suite().cases:
         ruleset, skip = choose_ruleset(lc, None)

@@ -495,10 +495,11 @@ class CaseRequest(Frozen):
     cards: dict[str, dict[str, Any]] = Field(description="Card pool entries used by the setup, by name")
     views: list[View] | None = Field(
         default=None,
-        description="Protocol 2, optional (sent only to protocol-2 engines): the views of the reply the harness "
-                    "reads for this case at the engine's level (`final` includes `winner`). An engine may leave "
-                    "out any view not listed (e.g. skip computing `checkpoints`) or ignore this field and send "
-                    "every view of its level. Absent: the harness may read every view of the engine's level.")
+        description="Protocol 2, optional, sent only to an engine whose hello lists the capability `views`: the "
+                    "views of the reply the harness reads for this case at the engine's level (`final` includes "
+                    "`winner`). The engine may leave out any view not listed (e.g. skip computing `checkpoints`) "
+                    "or send every view of its level. Absent: the harness may read every view of the engine's "
+                    "level.")
 
 
 class TraceEntry(Frozen):

@@ -40,16 +40,22 @@ def used_abilities(case: Case, extra: tuple[Path, ...] = ()) -> set[str]:
     return names
 
 
+VIEWS_CAPABILITY = "views"
+"""The hello capability of an engine that reads the request's ``views``: only such an engine is sent it."""
+
+
 def views_read(case: Case, hello: Hello | None) -> list[str] | None:
     """The reply views the harness reads for ``case`` at the level of the engine's ``hello`` (the request's
-    optional ``views``); ``None`` for a protocol-1 engine (it is never sent the field) or no hello.
+    optional ``views``); ``None`` -- the field is not sent -- for an engine whose hello does not list the
+    capability ``views`` (every engine written before it: no request carries a field it does not know), a
+    protocol-1 engine, or no hello.
 
     ``final`` (with ``winner``) and ``decisions`` always; ``trace`` at level ``trace``, ``steps`` at level
     ``steps``; ``checkpoints`` from level ``checkpoints`` up when a check reads them
     (:func:`oracle.harness.compare.reads`: a state after decision N), and below level ``trace`` also when
     the case expects a refusal (that it changed nothing is read from the checkpoints there; at level
     ``trace`` it is read from the trace)."""
-    if hello is None or hello.v1:
+    if hello is None or hello.v1 or VIEWS_CAPABILITY not in hello.capabilities:
         return None
     level = hello.observation
     views = ["final", "decisions"]

@@ -24,9 +24,9 @@ def cases():
     return {lc.case.id: lc for lc in load_suite().cases}
 
 
-def _hello(level: str = "trace", version: int = 2) -> Hello:
+def _hello(level: str = "trace", version: int = 2, capabilities: tuple[str, ...] = ("views",)) -> Hello:
     return Hello(protocol_version=version, engine=EngineInfo(name="x", version="1"), games=GAMES,
-                 **({"observation": level} if version > 1 else {}))
+                 capabilities=list(capabilities), **({"observation": level} if version > 1 else {}))
 
 
 def _one(cases, want_after: bool, want_rejected: bool):
@@ -44,7 +44,28 @@ def test_views_name_what_each_level_reads(cases):
     assert views_read(plain, _hello("checkpoints")) == ["final", "decisions"]
     assert views_read(after, _hello("final")) == ["final", "decisions"]
     assert views_read(after, _hello(version=1)) is None  # a protocol-1 engine is never sent the field
+    assert views_read(after, _hello(capabilities=("legality",))) is None  # nor one that does not ask for it
     assert views_read(after, None) is None
+
+
+def test_serve_asks_for_views_and_the_runner_sends_them_only_then(cases):
+    from oracle.harness.runner import choose_ruleset, run_case
+
+    assert "views" in Behaviour().hello(GAMES).capabilities
+    assert "views" in Behaviour(observation="final", reason_codes=False).hello(GAMES).capabilities
+    seen: list[CaseRequest] = []
+
+    class Recording(ReferenceEngine):
+        def run_case(self, request, timeout=None):
+            seen.append(request)
+            return super().run_case(request, timeout)
+
+    lc = _one(cases, True, False)
+    ruleset, _ = choose_ruleset(lc, None)
+    engine = Recording()
+    for hello in (engine.hello(), _hello()):
+        assert run_case(engine, lc, ruleset, "x", hello=hello).status == "pass"
+    assert seen[0].views is None and seen[1].views == ["final", "decisions", "trace", "checkpoints"]
 
 
 def test_a_request_without_views_is_written_without_the_field(cases):
@@ -70,10 +91,11 @@ def test_the_protocol_schema_documents_views():
 
 @pytest.mark.parametrize("level", ["trace", "checkpoints", "steps", "final"])
 def test_serve_sends_checkpoints_only_when_read(cases, level):
+    from oracle.harness.runner import choose_ruleset
+
     behaviour = Behaviour(observation=level)
     lc = _one(cases, True, False)
-    ruleset = lc.case.rulesets[0] if lc.case.rulesets else None
-    base = make_request(lc.case, ruleset or _ruleset(lc.case.game))
+    base = make_request(lc.case, choose_ruleset(lc, None)[0])
     full = answer(jsonl.encode(base), GAMES, behaviour)
     hinted = answer(jsonl.encode(base.model_copy(update={"views": views_read(lc.case, _hello(level))})), GAMES,
                     behaviour)
@@ -86,18 +108,12 @@ def test_serve_sends_checkpoints_only_when_read(cases, level):
     assert bare.model_copy(update={"checkpoints": full.checkpoints}) == full  # and nothing else changes
 
 
-def _ruleset(game: str) -> str:
-    from oracle.loader import load_catalog
-
-    return load_catalog(game).rulesets[0].id
-
-
 def test_every_golden_verdict_is_the_same_with_and_without_views(cases):
     """Over ``serve`` in process at level trace: the replies the harness reads are equal."""
     from oracle.harness.compare import compare
     from oracle.harness.runner import choose_ruleset
 
-    hello = ReferenceEngine().hello()
+    hello = Behaviour().hello(GAMES)
     for lc in cases.values():
         ruleset, skip = choose_ruleset(lc, None)
         if skip:
