@@ -207,7 +207,8 @@ def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, An
 
 def linearity(factors: tuple[int, ...]) -> dict[int, dict[str, float]]:
     """``run_suite`` on the reference over the suite repeated ``factor`` times: its cases, seconds, and
-    seconds per case (flat or falling as the suite grows: linear)."""
+    seconds per case (flat or falling as the suite grows: linear), wall clock and CPU (this process: what
+    other work on the machine inflates least)."""
     from .harness.engine import ReferenceEngine
     from .harness.runner import run_suite
     from .loader import Suite, load_suite
@@ -216,10 +217,12 @@ def linearity(factors: tuple[int, ...]) -> dict[int, dict[str, float]]:
     out = {}
     for factor in factors:
         suite = Suite(cases=cases * factor)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         run_suite(ReferenceEngine(), suite)
-        seconds = time.perf_counter() - t
-        out[factor] = {"cases": len(suite.cases), "seconds": seconds, "per_case": seconds / max(1, len(suite.cases))}
+        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
+        n = max(1, len(suite.cases))
+        out[factor] = {"cases": len(suite.cases), "seconds": seconds, "per_case": seconds / n, "cpu": cpu,
+                       "cpu_per_case": cpu / n}
     return out
 
 
@@ -318,11 +321,12 @@ def _table(fig: dict[str, Any]) -> Any:
     runs = fig.get("linearity") or {}
     for factor, r in runs.items():
         t.add_row(f"run: the suite x{factor} ({r['cases']:,} cases), reference in process",
-                  f"{r['seconds']:.2f} s, {r['per_case'] * 1000:.2f} ms per case")
+                  f"{r['seconds']:.2f} s, {r['per_case'] * 1000:.2f} ms per case; CPU {r['cpu']:.2f} s, "
+                  f"{r['cpu_per_case'] * 1000:.2f} ms per case")
     if len(runs) > 1:
         first, last = min(runs), max(runs)
-        growth = runs[last]["per_case"] / runs[first]["per_case"]
-        t.add_row(f"run: cost per case at x{last} / at x{first} (linear: about 1; quadratic: about "
+        growth = runs[last]["cpu_per_case"] / runs[first]["cpu_per_case"]
+        t.add_row(f"run: CPU per case at x{last} / at x{first} (linear: about 1; quadratic: about "
                   f"{last // first})", f"{growth:.2f}")
     r = fig.get("render")
     if r:
