@@ -6,13 +6,17 @@
   per case; the median, 90th percentile and maximum over the cases. Again with checkpoints (the state
   after each script entry, protocol 2), as ``serve`` sends them and an in-process run computes them for
   the cases that read them.
-- JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process), next to one
-  process per case, and their ratio.
+- JSON-lines round trips per second against ``tcg-oracle serve`` (one persistent process; see
+  :func:`round_trips` for what one is): cycling through the golden cases, and one small case over and
+  over (the protocol's own cost), each with the CPU time per round trip of the harness and of ``serve``
+  (goal: 5,000 round trips/s); next to one process per case, and their ratio.
 - Run time against the number of cases: the whole runner (load excluded) over the suite repeated 1x, 10x
-  and 100x (``--quick``: 1x and 10x), seconds per case at each size (flat = linear).
+  and 100x (``--quick``: 1x and 10x), seconds and seconds per case at each size, and the cost per case at
+  the largest size over the smallest (1 or less: linear growth).
 - The machine: its core count and load average, printed with the figures (other work on the machine slows
   every figure; compare runs made under the same load).
-- Rendering the HTML report of 10,000 results: seconds and file size.
+- Rendering the HTML report of 10,000 results (synthetic, with traces and boards): wall-clock and CPU
+  seconds, and the file size (goals: under 2 s, under 8 MB).
 - Z3 (``oracle/smt/bench.py``): a legality verdict on a 6x6 Magic board, next to the reference engine's
   and the brute force's; block-count enumeration by z3 against the brute force.
 - Legal decisions (:mod:`oracle.core.legality`) at every decision point of every golden case: time per
@@ -65,16 +69,21 @@ def heavy_imports_of_run() -> list[str]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _requests() -> list[Any]:
-    from .harness.request import make_request
+def _requests(views: bool = False) -> list[Any]:
+    """A request per golden case (its first ruleset that applies); ``views``: as the runner sends it to
+    ``serve`` (level ``trace``, capability ``views``: checkpoints only where a check reads them)."""
+    from . import registry
+    from .harness.request import make_request, views_read
     from .harness.runner import choose_ruleset
+    from .harness.serve import Behaviour
     from .loader import load_suite
 
+    hello = Behaviour().hello(registry.names()) if views else None
     out = []
     for lc in load_suite().cases:
         ruleset, skip = choose_ruleset(lc, None)
         if not skip:
-            out.append(make_request(lc.case, ruleset))
+            out.append(make_request(lc.case, ruleset, lc.extra, views=views_read(lc.case, hello)))
     return out
 
 
@@ -128,20 +137,61 @@ def legality_time(requests: list[Any], repeats: int = 1) -> dict[str, float]:
             "tried": tried, "legal": legal, "most_tried": most}
 
 
-def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, float]:
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) of a process so far, from ``/proc`` (``None`` where there is none)."""
+    import os
+
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _timed_round_trips(requests: list[Any], count: int) -> dict[str, float]:
+    """``count`` round trips over one ``serve`` process, cycling through ``requests``: per second (wall),
+    and the CPU microseconds per round trip of the harness (this process: writing the request, reading,
+    parsing and checking the reply) and of ``serve`` (reading the request, the engine, writing the reply)."""
+    import resource
+
     from .harness.adapters import SubprocessEngine
 
     engine = SubprocessEngine(SERVE)
     try:
         engine.hello()
-        for req in requests[:5]:  # warm up
+        for req in requests[:count]:  # warm up: every game's modules imported, every case once
             engine.run_case(req, timeout=30)
+        pid = engine._proc.pid if engine._proc is not None else 0
+        serve0, own0 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
         t = time.perf_counter()
         for n in range(count):
             engine.run_case(requests[n % len(requests)], timeout=30)
-        persistent = count / (time.perf_counter() - t)
+        wall = time.perf_counter() - t
+        serve1, own1 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
     finally:
         engine.close()
+    own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
+    out = {"per_second": count / wall, "harness_us": own / count * 1e6}
+    if serve0 is not None and serve1 is not None:
+        out["serve_us"] = (serve1 - serve0) / count * 1e6
+    return out
+
+
+def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, Any]:
+    """JSON-lines round trips against ``tcg-oracle serve`` (the reference at level ``trace``). A round trip:
+    the harness writes one ``case`` request line (as the runner sends it, with its ``views``), ``serve``
+    answers one ``result`` line, the harness reads and checks it (:func:`oracle.harness.jsonl.parse_reply`:
+    the whole reply validated against the protocol) -- everything of ``run_case`` but the comparison.
+
+    - ``suite``: cycling through every golden case (the engine's own time included);
+    - ``plumbing``: the golden case with the shortest request, over and over (the engine's time near
+      zero: what the protocol itself costs);
+    - one process per case (a fresh ``serve`` for each, its start included), and the suite's ratio to it."""
+    from .harness.adapters import SubprocessEngine
+
+    smallest = min(requests, key=lambda r: len(r.model_dump_json()))
+    out: dict[str, Any] = {"suite": _timed_round_trips(requests, count), "cases": len(requests),
+                           "plumbing": _timed_round_trips([smallest], count), "plumbing_case": smallest.id}
     t = time.perf_counter()
     for n in range(processes):
         one = SubprocessEngine(SERVE)
@@ -150,12 +200,15 @@ def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, fl
             one.run_case(requests[n % len(requests)], timeout=30)
         finally:
             one.close()
-    per_process = processes / (time.perf_counter() - t)
-    return {"persistent": persistent, "per_process": per_process, "ratio": persistent / per_process}
+    out["per_process"] = processes / (time.perf_counter() - t)
+    out["ratio"] = out["suite"]["per_second"] / out["per_process"]
+    return out
 
 
-def linearity(factors: tuple[int, ...]) -> dict[int, float]:
-    """Seconds per case of ``run_suite`` on the reference over the suite repeated ``factor`` times."""
+def linearity(factors: tuple[int, ...]) -> dict[int, dict[str, float]]:
+    """``run_suite`` on the reference over the suite repeated ``factor`` times: its cases, seconds, and
+    seconds per case (flat or falling as the suite grows: linear), wall clock and CPU (this process: what
+    other work on the machine inflates least)."""
     from .harness.engine import ReferenceEngine
     from .harness.runner import run_suite
     from .loader import Suite, load_suite
@@ -164,19 +217,22 @@ def linearity(factors: tuple[int, ...]) -> dict[int, float]:
     out = {}
     for factor in factors:
         suite = Suite(cases=cases * factor)
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         run_suite(ReferenceEngine(), suite)
-        out[factor] = (time.perf_counter() - t) / max(1, len(suite.cases))
+        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
+        n = max(1, len(suite.cases))
+        out[factor] = {"cases": len(suite.cases), "seconds": seconds, "per_case": seconds / n, "cpu": cpu,
+                       "cpu_per_case": cpu / n}
     return out
 
 
 def render(n: int) -> dict[str, float]:
-    from .reports.bench import bench_render
+    from .reports.bench import render_times
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.html"
-        seconds = bench_render(n, out=out)
-        return {"results": n, "seconds": seconds, "megabytes": out.stat().st_size / 1e6}
+        seconds, cpu = render_times(n, out=out)
+        return {"results": n, "seconds": seconds, "cpu": cpu, "megabytes": out.stat().st_size / 1e6}
 
 
 def fuzz_rates(examples: int) -> dict[str, dict[str, float]]:
@@ -212,7 +268,7 @@ def measure(quick: bool = False) -> dict[str, Any]:
     with observing(checkpoints=True):
         figures["engine_checkpoints"] = engine_time(requests, 5 if quick else 30)
     if requests:
-        figures["protocol"] = round_trips(requests, 200 if quick else 2000, 5 if quick else 20)
+        figures["protocol"] = round_trips(_requests(views=True), 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 10) if quick else (1, 10, 100))
     figures["render"] = render(2000 if quick else 10000)
     figures["fuzz"] = fuzz_rates(50 if quick else 300)
@@ -229,7 +285,7 @@ def _table(fig: dict[str, Any]) -> Any:
     from rich.table import Table
 
     t = Table(title="tcg-oracle bench" + (" (--quick)" if fig["quick"] else ""))
-    t.add_column("measure")
+    t.add_column("measure", overflow="fold")
     t.add_column("figure", justify="right")
     m = fig.get("machine") or {}
     t.add_row("machine: cores (load average 1/5/15 min at the start)",
@@ -253,14 +309,29 @@ def _table(fig: dict[str, Any]) -> Any:
                   f"{c['median'] * 1e6:.0f} / {c['p90'] * 1e6:.0f} / {c['max'] * 1e6:.0f} µs")
     p = fig.get("protocol")
     if p:
-        t.add_row("JSON lines: round trips/s, one `serve` process", f"{p['persistent']:.0f}/s")
+        for key, what in (("suite", f"every golden case in turn ({p['cases']})"),
+                          ("plumbing", f"one small case, {p['plumbing_case']}")):
+            r = p[key]
+            cpu = f"; CPU µs per round trip: harness {r['harness_us']:.0f}" + (
+                f", serve {r['serve_us']:.0f}" if "serve_us" in r else "")
+            t.add_row(f"JSON lines: round trips/s, one `serve` process (reference, level trace), {what}",
+                      f"{r['per_second']:.0f}/s{cpu}")
         t.add_row("JSON lines: cases/s, one process per case", f"{p['per_process']:.1f}/s")
-        t.add_row("JSON lines: ratio", f"{p['ratio']:.0f}x")
-    for factor, per_case in fig.get("linearity", {}).items():
-        t.add_row(f"run: seconds per case, suite x{factor}", f"{per_case * 1000:.2f} ms")
+        t.add_row("JSON lines: ratio (every golden case, one process / one per case)", f"{p['ratio']:.0f}x")
+    runs = fig.get("linearity") or {}
+    for factor, r in runs.items():
+        t.add_row(f"run: the suite x{factor} ({r['cases']:,} cases), reference in process",
+                  f"{r['seconds']:.2f} s, {r['per_case'] * 1000:.2f} ms per case; CPU {r['cpu']:.2f} s, "
+                  f"{r['cpu_per_case'] * 1000:.2f} ms per case")
+    if len(runs) > 1:
+        first, last = min(runs), max(runs)
+        growth = runs[last]["cpu_per_case"] / runs[first]["cpu_per_case"]
+        t.add_row(f"run: CPU per case at x{last} / at x{first} (linear: about 1; quadratic: about "
+                  f"{last // first})", f"{growth:.2f}")
     r = fig.get("render")
     if r:
-        t.add_row(f"report: render {r['results']:,} results", f"{r['seconds']:.1f} s, {r['megabytes']:.1f} MB")
+        t.add_row(f"report: render {r['results']:,} results (synthetic, traces and boards included)",
+                  f"{r['seconds']:.2f} s (CPU {r['cpu']:.2f} s), {r['megabytes']:.1f} MB")
     for game, rates in (fig.get("fuzz") or {}).items():
         t.add_row(f"fuzz: {game} generated examples/s, in process / over serve (one core)",
                   " / ".join(f"{v:.0f}/s" for v in rates.values()))

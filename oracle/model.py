@@ -478,6 +478,11 @@ class Hello(Frozen):
         return self.protocol_version < 2
 
 
+View = Literal["trace", "final", "decisions", "checkpoints", "steps"]
+VIEWS: tuple[str, ...] = ("trace", "final", "decisions", "checkpoints", "steps")
+"""The views of a reply (``final`` includes ``winner``), as a request's ``views`` names them."""
+
+
 class CaseRequest(Frozen):
     """One case as an engine sees it: setup, script and the definitions of the cards used."""
 
@@ -489,6 +494,13 @@ class CaseRequest(Frozen):
     setup: dict[str, Any]
     script: list[dict[str, Any]]
     cards: dict[str, dict[str, Any]] = Field(description="Card pool entries used by the setup, by name")
+    views: list[View] | None = Field(
+        default=None,
+        description="Protocol 2, optional, sent only to an engine whose hello lists the capability `views`: the "
+                    "views of the reply the harness reads for this case at the engine's level (`final` includes "
+                    "`winner`). The engine may leave out any view not listed (e.g. skip computing `checkpoints`) "
+                    "or send every view of its level. Absent: the harness may read every view of the engine's "
+                    "level.")
 
 
 class TraceEntry(Frozen):

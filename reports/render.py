@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import gc
 import gzip
-import json
 import secrets
 from datetime import datetime, timezone
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
+from pydantic_core import to_json
 
 from oracle import __version__
 from oracle.baseline import Baseline
@@ -126,10 +126,19 @@ class _Traces:
             if seen == trace:
                 return i
         i = len(self.items)
-        n = self._n
-        self.items.append([[e.moment, n(e.kind), e.args, n(e.clause)] if not isinstance(e, dict)
-                           else [e.get("moment"), n(e.get("kind")), e.get("args") or {}, n(e.get("clause"))]
-                           for e in trace])
+        n, index = self._n, self._name
+        rows = []
+        for e in trace:  # the names looked up inline: this loop runs once per trace entry of the report
+            if isinstance(e, dict):
+                rows.append([e.get("moment"), n(e.get("kind")), e.get("args") or {}, n(e.get("clause"))])
+                continue
+            kind, clause = index.get(e.kind), e.clause
+            if kind is None:
+                kind = n(e.kind)
+            if clause is not None:
+                clause = index.get(clause) if clause in index else n(clause)
+            rows.append([e.moment, kind, e.args, clause])
+        self.items.append(rows)
         self._case.append((trace, i))
         return i
 
@@ -265,7 +274,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
 
 
 PACK_ABOVE = 2_000_000
-"""A report whose data (JSON) is larger than this many characters embeds it gzip-compressed in base64 (the
+"""A report whose data (JSON, UTF-8) is larger than this many bytes embeds it gzip-compressed in base64 (the
 inline script unpacks it with the browser's ``DecompressionStream``): ten thousand results with their traces
 are about 21 MB of JSON, 1.7 MB packed."""
 
@@ -275,10 +284,10 @@ _HTML_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "'":
 def embed(blob: dict[str, Any], pack_above: int = PACK_ABOVE) -> dict[str, Any]:
     """The template's ``blob_json`` (JSON safe inside ``<script>``: ``<``, ``>``, ``&``, ``'`` escaped, as
     jinja's ``tojson``) or, above ``pack_above`` characters, ``packed`` (gzip, base64)."""
-    text = json.dumps(blob, ensure_ascii=False, separators=(",", ":"))
-    if len(text) <= pack_above:
-        return {"blob_json": Markup(text.translate(_HTML_SAFE)), "packed": None}
-    packed = base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+    data = to_json(blob)  # compact UTF-8 JSON, as json.dumps(ensure_ascii=False), in half the time
+    if len(data) <= pack_above:
+        return {"blob_json": Markup(data.decode("utf-8").translate(_HTML_SAFE)), "packed": None}
+    packed = base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii")
     return {"blob_json": None, "packed": packed}
 
 

@@ -184,12 +184,12 @@ def _placed(shown: list[Shown], actual: list[list[TraceEntry]]) -> tuple[list[in
     """Each shown moment's actual moment (-1: none; an absence always -1), as the comparison places them
     (:func:`oracle.core.moments.match_items`); the first shown moment that diverged and its nearest."""
     items = _items(shown)
-    found = match_items(items, actual)
+    found = _match(items, actual)
     first = near = -1
     if isinstance(found, Miss):
         upto = found.index
         head = upto - 1 if upto and isinstance(items[upto - 1], AbsentItem) else upto  # an absence before the
-        prefix = match_items(items[:head], actual) if head else Placement([], [])   # miss has no right neighbour
+        prefix = _match(items[:head], actual) if head else Placement([], [])   # miss has no right neighbour
         placed = prefix.moments if isinstance(prefix, Placement) else [[] for _ in range(head)]
         placed = placed + [[] for _ in range(upto - head)]
         placed = placed + [[] for _ in range(len(items) - upto)]
@@ -208,6 +208,24 @@ def _placed(shown: list[Shown], actual: list[list[TraceEntry]]) -> tuple[list[in
         k = s.member or 0
         match.append(where[k] if k < len(where) else -1)
     return match, first, near
+
+
+def _match(items: list[Item], actual: list[list[TraceEntry]]) -> Placement | Miss:
+    """:func:`~oracle.core.moments.match_items`, shortened where every item is a plain moment (most cases):
+    each at the first actual moment after the one before that matches. That is the placement the search
+    finds (its first choice; a later one only leaves fewer moments to the rest) and, without one, its miss
+    (the first item with no match after its predecessor's). The entries paired are not kept (not shown)."""
+    if not all(isinstance(item, MomentItem) for item in items):
+        return match_items(items, actual)
+    placed: list[list[int]] = []
+    pos = 0
+    for i, item in enumerate(items):
+        j = next((j for j in range(pos, len(actual)) if moment_matches(item.events, actual[j], item.contains)), None)
+        if j is None:
+            return Miss(i, "missing", after=pos)
+        placed.append([j])
+        pos = j + 1
+    return Placement(placed, [[] for _ in placed])
 
 
 def _item_index(shown: list[Shown], n: int) -> int:

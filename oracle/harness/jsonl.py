@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import EngineStartError, ProtocolError
-from ..model import PROTOCOL_VERSION, PROTOCOL_VERSIONS, Bye, CaseReply, Hello, LegalityReply
+from ..model import PROTOCOL_VERSION, PROTOCOL_VERSIONS, Bye, CaseReply, CaseRequest, Hello, LegalityReply
 
 TRIM = 240
 
@@ -33,7 +33,10 @@ def trim(data: bytes | str, limit: int = TRIM) -> str:
 
 
 def encode(message: Any) -> bytes:
-    """A model (``CaseRequest``, ``CaseReply``, ``Hello``, ``Bye``) as one protocol line."""
+    """A model (``CaseRequest``, ``CaseReply``, ``Hello``, ``Bye``) as one protocol line. A request's
+    optional ``views`` is written only when set (a protocol-1 engine never sees the field)."""
+    if isinstance(message, CaseRequest) and message.views is None:
+        return message.model_dump_json(exclude={"views"}).encode("utf-8") + b"\n"
     return message.model_dump_json(exclude_none=False).encode("utf-8") + b"\n"
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..loader import load_cards
-from ..model import Case, CaseRequest
+from ..model import LEVELS, Case, CaseRequest, Hello
+from .compare import reads
 
 
 def used_cards(case: Case) -> set[str]:
@@ -39,9 +40,39 @@ def used_abilities(case: Case, extra: tuple[Path, ...] = ()) -> set[str]:
     return names
 
 
-def make_request(case: Case, ruleset: str, extra: tuple[Path, ...] = ()) -> CaseRequest:
+VIEWS_CAPABILITY = "views"
+"""The hello capability of an engine that reads the request's ``views``: only such an engine is sent it."""
+
+
+def views_read(case: Case, hello: Hello | None) -> list[str] | None:
+    """The reply views the harness reads for ``case`` at the level of the engine's ``hello`` (the request's
+    optional ``views``); ``None`` -- the field is not sent -- for an engine whose hello does not list the
+    capability ``views`` (every engine written before it: no request carries a field it does not know), a
+    protocol-1 engine, or no hello.
+
+    ``final`` (with ``winner``) and ``decisions`` always; ``trace`` at level ``trace``, ``steps`` at level
+    ``steps``; ``checkpoints`` from level ``checkpoints`` up when a check reads them
+    (:func:`oracle.harness.compare.reads`: a state after decision N), and below level ``trace`` also when
+    the case expects a refusal (that it changed nothing is read from the checkpoints there; at level
+    ``trace`` it is read from the trace)."""
+    if hello is None or hello.v1 or VIEWS_CAPABILITY not in hello.capabilities:
+        return None
+    level = hello.observation
+    views = ["final", "decisions"]
+    if level in ("trace", "steps"):
+        views.append(level)
+    if LEVELS.index(level) >= LEVELS.index("checkpoints") and (
+            "checkpoints" in reads(case) or (level != "trace" and case.expect.rejected)):
+        views.append("checkpoints")
+    return views
+
+
+def make_request(case: Case, ruleset: str, extra: tuple[Path, ...] = (), views: list[str] | None = None
+                 ) -> CaseRequest:
+    """The request of ``case``; ``views``: what the harness will read of the reply (:func:`views_read`)."""
     pool = load_cards(case.game, None, extra)
     cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in sorted(used_cards(case))}
     setup = case.setup.model_dump(mode="json", exclude_none=True)
     script = [d.model_dump(mode="json") for d in case.script]
-    return CaseRequest(id=case.id, game=case.game, ruleset=ruleset, setup=setup, script=script, cards=cards)
+    return CaseRequest(id=case.id, game=case.game, ruleset=ruleset, setup=setup, script=script, cards=cards,
+                       views=views)

@@ -19,7 +19,7 @@ from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, L
 from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
-from .request import make_request, used_abilities
+from .request import make_request, used_abilities, views_read
 from .select import select_cases
 from .stored import stored_divergence, stored_trace
 
@@ -76,7 +76,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                 title=case.title, ruleset=ruleset, engine=engine_name,
                 case=case.model_dump(mode="json", exclude_none=True), order=order, level=hello.observation)
     start = time.perf_counter()
-    request = make_request(case, ruleset, lc.extra)
+    request = make_request(case, ruleset, lc.extra, views=views_read(case, hello))
     try:
         # in-process reference engines compute checkpoints only for a case whose checks read them
         with observing(checkpoints=True) if "checkpoints" in reads(case) else nullcontext():

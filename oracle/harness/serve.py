@@ -20,10 +20,10 @@ from pydantic import ValidationError
 
 from .. import __version__, registry
 from ..errors import OracleError, ScriptError
-from ..limits import (JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
+from ..limits import (INT_MAX, JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
                       json_depth_exceeds)
-from ..model import (CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,
-                     TraceEntry)
+from ..model import (LEVELS, CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply,
+                     LegalityRequest, TraceEntry)
 from . import jsonl
 from .views import project
 
@@ -47,7 +47,7 @@ class Behaviour:
     def hello(self, games: list[str]) -> Hello:
         extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
         return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
-                     capabilities=["legality"], **extra)
+                     capabilities=["legality", "views"], **extra)
 
 
 DEFAULT = Behaviour()
@@ -117,12 +117,19 @@ def automatic(request: CaseRequest, reply: CaseReply) -> CaseReply:
     return reply.model_copy(update={"decisions": decisions, "trace": trace})
 
 
+def wants_checkpoints(request: CaseRequest, behaviour: Behaviour = Behaviour()) -> bool:
+    """Whether the reply carries checkpoints (one state projection per script entry, the largest part of
+    a reply): at level ``checkpoints`` and above, unless the request's ``views`` leaves them out."""
+    return (LEVELS.index(behaviour.observation) >= LEVELS.index("checkpoints")
+            and (request.views is None or "checkpoints" in request.views))
+
+
 def play(request: CaseRequest, behaviour: Behaviour = Behaviour()) -> CaseReply:
     """The reference engine's reply to a case as ``behaviour``'s engine sends it (also used in process by
     the level tests)."""
     from ..core.game import observing
 
-    with observing(checkpoints=True):
+    with observing(checkpoints=wants_checkpoints(request, behaviour)):
         reply = registry.get(request.game).run(request)
     if behaviour == DEFAULT:  # the full reply is what the reference sends
         return reply
@@ -138,6 +145,10 @@ def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> Le
     return reply if behaviour.reason_codes else reply.model_copy(update={"reason": None})
 
 
+INT_DIGITS = len(str(INT_MAX))
+"""Digits of :data:`oracle.limits.INT_MAX`: an integer literal with fewer cannot be past it."""
+
+
 def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) -> CaseReply | LegalityReply | None:
     """The reply to one request line; ``None`` for ``bye``. A request past a limit of
     :mod:`oracle.limits` (nesting, zone sizes) is answered with an error, and serving goes on."""
@@ -145,8 +156,15 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         return CaseReply(id="", error=f"malformed request: JSON nested deeper than {JSON_MAX_DEPTH} levels: "
                                       f"{jsonl.trim(line)}")
     data: Any = None
+    long_ints: list[str] = []
+
+    def parse_int(text: str) -> int:  # notes the literals long enough to pass INT_MAX (exact, cheaper than a walk)
+        if len(text.lstrip("-")) >= INT_DIGITS:
+            long_ints.append(text)
+        return int(text)
+
     try:
-        data = json.loads(line)
+        data = json.loads(line, parse_int=parse_int)
         model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
         request = model.model_validate(data)  # parsed once: JSON to Python, then checked
     except ValueError as exc:  # not JSON, or a ValidationError (a ValueError)
@@ -164,7 +182,9 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         why = (f"malformed request ({exc.error_count()} problem(s): "
                f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
         return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
-    too_big = check_setup_sizes(request.setup) + check_ints(request.setup, ("setup",))
+    too_big = check_setup_sizes(request.setup)
+    if long_ints:  # no integer literal of the line has as many digits as INT_MAX: none is larger
+        too_big += check_ints(request.setup, ("setup",))
     if len(request.script) > SCRIPT_MAX_DECISIONS:
         too_big.append((("script",), f"{len(request.script):,} decisions; the limit is {SCRIPT_MAX_DECISIONS:,}"))
     if too_big:

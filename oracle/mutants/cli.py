@@ -1,7 +1,8 @@
 """``tcg-oracle mutants``: run the golden cases against every mutant; print what killed each first.
 
-Exit 0 when every mutant is killed (by a failing case, or a property) and no case errs on any mutant;
-1 when a mutant survives or a case errs on one; 2 for bad usage or invalid case files.
+Exit 0 when every mutant is killed (by a failing case, or a property: ``--properties``) and no case or
+property errs on any mutant; 1 when a mutant survives or something errs on one; 2 for bad usage or invalid
+case files.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cases", action="append", metavar="PATH", type=Path,
                    help="case files or folders (default: every game's cases)")
     p.add_argument("--results", metavar="FILE", help="write the kill matrix (JSON) here; `report` reads it")
+    p.add_argument("--properties", choices=("survivors", "all", "none"), default="survivors",
+                   help="kill sources beyond the cases (block-legality agreement with the solver, a fixed-seed "
+                        "fuzz budget): on the mutants no case killed (default), on every mutant (all: what each "
+                        "source kills; about 2 minutes), or never (none)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -47,6 +52,7 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     from ..loader import load_suite
+    from ..text import trim_text
     from .kill import kill_matrix, run_mutants
 
     suite = load_suite(args.cases, games=args.game or None)
@@ -58,15 +64,27 @@ def main(args: argparse.Namespace) -> int:
 
     def show(run) -> None:
         verdict = f"killed by {run.killed_by}" if run.killed else "SURVIVED"
-        extra = f"  ({len(run.kills)}/{run.cases} cases fail)" if run.killed else ""
+        extra = f"  ({len(run.kills)}/{run.cases} cases fail)" if run.kills else ""
+        if run.checked:
+            extra += "  [properties: " + ", ".join(
+                f"{p} {'fails' if p in run.properties else 'errs' if p in dict(run.property_errors) else 'holds'}"
+                for p in run.checked) + "]"
         errs = f"  [{len(run.errors)} case error(s): {run.errors[0][0]}]" if run.errors else ""
         print(f"{run.mutant.name:<{width}}  {verdict}{extra}{errs}", flush=True)
+        if not run.kills and run.properties:
+            print(f"  {run.properties[0]}: {trim_text(run.evidence[run.properties[0]], 600)}", flush=True)
+        for name, why in run.property_errors:
+            print(f"  property {name} errs: {trim_text(why, 600)}", flush=True)
 
-    runs = run_mutants(mutants, suite, on_done=show)
+    runs = run_mutants(mutants, suite, on_done=show, properties=args.properties)
     matrix = kill_matrix(runs, suite)
     s = matrix["summary"]
     rate = f"{100 * s['kill_rate']:.1f}%" if s["kill_rate"] is not None else "-"
-    print(f"killed {s['killed']}/{s['mutants']} mutants ({rate}); case errors: {s['errors']}")
+    print(f"killed {s['killed']}/{s['mutants']} mutants ({rate}); case errors: {s['errors']}; property errors: "
+          f"{s['property_errors']}")
+    for name, killed in matrix["by_property"].items():
+        checked = sum(name in r.checked for r in runs)
+        print(f"property {name} kills {len(killed)} of the {checked} mutant(s) it was checked on")
     if matrix["weak"]:
         print(f"weakly tested clauses (a mutant survives): {', '.join(matrix['weak'])}")
     if args.results:
@@ -76,4 +94,4 @@ def main(args: argparse.Namespace) -> int:
         tmp.write_text(json.dumps(matrix, ensure_ascii=False, indent=1), encoding="utf-8")
         tmp.replace(path)
         print(f"kill matrix: {path}")
-    return EXIT_OK if s["killed"] == s["mutants"] and not s["errors"] else EXIT_FAIL
+    return EXIT_OK if s["killed"] == s["mutants"] and not s["errors"] and not s["property_errors"] else EXIT_FAIL

@@ -6,14 +6,10 @@ import dataclasses
 from typing import Any, Callable
 
 from .. import __version__, registry
-from ..core.errors import ScriptError
 from ..core.game import run_procedure
-from ..core.script import GameOver, Script, Stopped
-from ..core.trace import Trace
 from ..harness.engine import ReferenceEngine, reference_legality
 from ..model import (
-    CaseReply, CaseRequest, Checkpoint, DecisionOutcome, EngineInfo, Hello, LegalityReply, LegalityRequest,
-    TraceEntry,
+    CaseReply, CaseRequest, EngineInfo, Hello, LegalityReply, LegalityRequest,
 )
 from .model import Mutant, Patch
 from .patch import applied
