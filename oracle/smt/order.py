@@ -46,6 +46,8 @@ class Scope:
     """Cards that lost defense counters somewhere in the trace."""
     losers: set[str] = field(default_factory=set)
     """Cards that lost a battle in this scope."""
+    destroyed: set[str] = field(default_factory=set)
+    """Losers whose destruction has been picked (:func:`_first_destruction`)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,16 @@ def _by_attacker(args):
     return args.get("attacker")
 
 
+def _first_destruction(args, scope: "Scope") -> bool:
+    """A loser's first destruction in the resolution: D2's. A later one (a loser saved by undestroy and then
+    destroyed by an effect that resolves during D3, e.g. a cost's 冥府発動) is nested in D3, not D2."""
+    card = args.get("card")
+    if card not in scope.losers or card in scope.destroyed:
+        return False
+    scope.destroyed.add(card)
+    return True
+
+
 def _is(**fields):
     return lambda args, scope: all(args.get(k) == v for k, v in fields.items())
 
@@ -114,7 +126,7 @@ ORDERS: tuple[Order, ...] = (
           "B3 before C1a before D1: a blocked attacker is chosen, then its battle is judged."),
     Order("ijinden.resolution", "ijinden",
           (Step("ijinden:D1", frozenset({"won_battle", "lost_battle"}), label="battle judged"),
-           Step("ijinden:D2", frozenset({"destroyed"}), where=lambda a, s: a.get("card") in s.losers,
+           Step("ijinden:D2", frozenset({"destroyed"}), where=_first_destruction,
                 label="losers destroyed"),
            Step("ijinden:D3", frozenset({"triggered"}), where=_ability_in("undestroy"), label="destroyed-triggers"),
            Step("ijinden:D4", frozenset({"moved"}), where=lambda a, s: a.get("to") == "graveyard"

@@ -175,3 +175,39 @@ def test_a_card_paid_as_a_d3_cost_triggers_then_not_at_d5():
     trace = [e.model_dump() for e in reply.trace]
     assert any(e["kind"] == "triggered" and e["args"].get("card") == "m1" for e in trace)
     assert check_order("ijinden", trace) == []
+
+
+def test_a_loser_saved_at_d3_and_destroyed_again_by_an_effect_is_not_a_late_d2():
+    """A board fuzzing found (``tcg-oracle fuzz --game ijinden --examples 1000 --seed 1``): 出雲の阿国 and
+    安倍晴明 tie; both are destroyed (D2); 阿国's undestroy is paid with a マホウ whose 冥府発動 destroys 阿国
+    again while D3 goes on. That second destruction is the effect's, nested in D3, not a late D2."""
+    from oracle.loader import load_cards
+    from oracle.model import CaseRequest
+
+    pool = load_cards("ijinden")
+    names = ["出雲の阿国", "テスト用マホウ（冥府発動・アタッカー破壊）", "安倍晴明", "テスト用ガーディアン"]
+    request = {
+        "id": "fuzz.d2-again", "game": "ijinden", "ruleset": "ijinden-rulecard-2.0-231225",
+        "setup": {"active": "alice", "players": {
+            "alice": {"battlefield": [{"id": "okuni", "card": names[0], "power": 2000},
+                                      {"id": "m1", "card": names[1], "power": 0}]},
+            "bob": {"battlefield": [{"id": "abe", "card": names[2], "power": 2000},
+                                    {"id": "bg", "card": names[3]}]}}},
+        "script": [{"player": "alice", "kind": "declare_attackers", "args": ["okuni"]},
+                   {"player": "bob", "kind": "declare_blockers", "args": {"okuni": ["abe"]}},
+                   {"player": "bob", "kind": "choose_attacker", "args": "okuni"},
+                   {"player": "alice", "kind": "activate", "args": {"card": "okuni", "cost": "m1"}},
+                   {"player": "alice", "kind": "activate", "args": {"card": "m1", "target": "okuni"}},
+                   {"player": "alice", "kind": "decline", "args": "okuni"},
+                   {"player": "bob", "kind": "activate", "args": {"card": "abe", "cost": "bg"}}],
+        "cards": {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}}
+    reply = registry.get("ijinden").run(CaseRequest.model_validate(request))
+    trace = [e.model_dump() for e in reply.trace]
+    destroyed = [e["moment"] for e in trace if e["kind"] == "destroyed" and e["args"]["card"] == "okuni"]
+    undestroy = [e["moment"] for e in trace if e["kind"] == "triggered" and e["args"].get("ability") == "undestroy"]
+    assert len(destroyed) == 2 and destroyed[0] < min(undestroy) < destroyed[1]  # the board still shows it
+    assert check_order("ijinden", trace) == []
+    # the first destruction is still held to D2: moved after the undestroy triggers, it is reported
+    moved = [dict(e, moment=max(undestroy) + 1) if e["kind"] == "destroyed" and e["moment"] == destroyed[0]
+             else e for e in trace]
+    assert any(v.clauses == ("ijinden:D2", "ijinden:D3") for v in check_order("ijinden", moved))
