@@ -23,7 +23,7 @@ from oracle.core.errors import OracleError, ScriptError
 from oracle.model import Case, CaseReply, CaseRequest
 
 from .boards import draw_board_and_hint, rulesets
-from .scripts import draw_script, request
+from .scripts import draw_script_and_reply, request
 
 
 @dataclass(frozen=True)
@@ -71,12 +71,13 @@ def draw_play(draw, game: str, abilities: frozenset[str] | None = None, seeds: b
         legality.pending(request(game, ruleset, setup, []), 0)
     except OracleError:
         reject()
-    script = draw_script(draw, game, ruleset, setup, hint)
+    script, reply = draw_script_and_reply(draw, game, ruleset, setup, hint)
     req = request(game, ruleset, setup, script)
-    try:
-        reply = reference(req)
-    except ScriptError:  # the script ran out where the legality API saw an open point: not a case
-        reject()
+    if reply is None:
+        try:
+            reply = reference(req)
+        except ScriptError:  # the script ran out where the legality API saw an open point: not a case
+            reject()
     return Play(game, ruleset, setup, script, req, reply)
 
 

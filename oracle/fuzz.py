@@ -113,6 +113,7 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
         abilities = (hello.abilities or {}).get(game)
         stats = Stats()
         failing: list[Play] = []
+        facts(game)  # what the generators read of the game (its golden cases): loaded once, before the clock
         start = time.perf_counter()
 
         @settings(max_examples=examples, database=database(), deadline=None, derandomize=False,
