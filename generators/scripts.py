@@ -18,7 +18,7 @@ from hypothesis import assume, reject, strategies as st
 
 from oracle import registry
 from oracle.core import legality
-from oracle.core.errors import ScriptError
+from oracle.core.errors import OracleError, ScriptError
 from oracle.model import CaseReply, CaseRequest
 
 from .boards import index, ints, one_in, pick
@@ -79,6 +79,18 @@ def _may_end(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[s
         return registry.get(game).run(request(game, ruleset, setup, script))
     except ScriptError:
         return None
+
+
+def _left_out_before(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]],
+                     entry: dict[str, Any]) -> bool:
+    """Whether the game's shorthand reads ``entry`` after ``script`` as decisions left out and then ``entry``
+    at a later point (Magic: another player's pass where one has priority is an implied pass first), rather
+    than as a decision refused where the run stands."""
+    try:
+        out = registry.get(game).explicit_script(request(game, ruleset, setup, [*script, entry]))
+    except OracleError:
+        return False
+    return len(out) > len(script) + 1
 
 
 def acting_first(options: tuple[legality.Option, ...]) -> list[legality.Option]:
@@ -157,15 +169,17 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
 
 
 def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
-                          hint: tuple[dict[str, Any], ...] = ()) -> tuple[list[dict[str, Any]], CaseReply | None]:
-    """:func:`draw_script`, and the reference engine's reply to the whole script when it is known already
-    (the script stopped at an open point: the run that showed it may end there is the case's run)."""
+                          hint: tuple[dict[str, Any], ...] = ()) -> tuple[list[dict[str, Any]], CaseReply]:
+    """:func:`draw_script`, and the reference engine's reply to the whole script (when the script stopped at
+    an open point, the run that showed it may end there). A script the engine reads otherwise than the run
+    that built it (an entry accepted there, refused here, or the other way round) is rejected."""
     f = facts(game)
     players = players_of(setup)
     objects = (*players, *sorted({c["id"] for q in setup["players"].values() for z in q.values()
                                   if isinstance(z, list) for c in z}))
     script: list[dict[str, Any]] = []
     refused_last = False
+    refused: list[bool] = []  # each entry as the run that built the script read it
     ended: list[CaseReply] = []
 
     def choose(p: legality.Pending) -> dict[str, Any] | None:
@@ -187,13 +201,18 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
             p = legality.enumerate_legal(p, limit=LISTED)
             if one_in(draw, ILLEGAL_ONE_IN):
                 entry = illegal(draw, f, p, players, objects)
+        if entry is not None and f.shorthand and p.judge(entry) is not None \
+                and _left_out_before(game, ruleset, setup, script, entry):
+            entry = None  # the game would not refuse it here but take decisions left out first: a legal one
         if entry is None:
+            p = legality.enumerate_legal(p, limit=LISTED) if not p.legal else p
             if not p.legal:  # nothing legal is listed (not enumerated, or none): the game cannot go on here
                 assume(p.optional)
                 return None
             options = acting_first(p.legal)
             entry = options[index(draw, len(options))].as_entry()
         refused_last = p.judge(entry) is not None
+        refused.append(refused_last)
         script.append(entry)
         return entry
 
@@ -201,4 +220,17 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
         legality.drive(request(game, ruleset, setup, []), choose, listed=None)
     except ScriptError:  # the engine cannot play this board as the points it asked said: not a case
         reject()
-    return script, (ended[0] if ended else None)
+    if ended:
+        reply = ended[0]
+    else:
+        try:
+            reply = registry.get(game).run(request(game, ruleset, setup, script))
+        except ScriptError:  # the script ran out where the run that built it saw an open point: not a case
+            reject()
+    # A game with a shorthand may read the finished script otherwise than the run that built it, entry by
+    # entry (Magic: an entry that is no pass or cast of the player with priority is an implied pass there,
+    # and is taken at a later point): the script is not what was drawn, so it is not a case.
+    read = {e.args.get("at"): e.kind == "rejected" for e in reply.trace if e.kind in ("decided", "rejected")}
+    if [read.get(i) for i in range(len(script))] != refused:
+        reject()
+    return script, reply
