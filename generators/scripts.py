@@ -210,7 +210,7 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
                 assume(p.optional)
                 return None
             options = acting_first(p.legal)
-            entry = options[index(draw, len(options))].as_entry()
+            entry = options[index(draw, len(options)) if len(options) > 1 else 0].as_entry()  # no choice to draw
         refused_last = p.judge(entry) is not None
         refused.append(refused_last)
         script.append(entry)
