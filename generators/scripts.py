@@ -188,7 +188,9 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
         # would show events after the refusal with no decision between, which reads as a refusal that changed
         # something
         full = len(script) >= MAX_ENTRIES
-        if p.optional and script and not refused_last and (full or draw(ints(0, STOP_ONE_IN - 1)) == 0):
+        # a mutated golden board plays on while its case's script has entries: the case's own end first
+        if p.optional and script and not refused_last and \
+                (full or (len(script) >= len(hint) and draw(ints(0, STOP_ONE_IN - 1)) == 0)):
             reply = _may_end(game, ruleset, setup, script)
             if reply is not None:
                 ended.append(reply)
