@@ -117,6 +117,20 @@ def _usable_seeds(game: str, abilities: frozenset[str] | None) -> tuple[int, ...
     return tuple(i for i, seed in enumerate(f.seeds) if _usable(f, seed, cards, allowed))
 
 
+@cache
+def _seed_strata(game: str, abilities: frozenset[str] | None) -> tuple[tuple[int, ...], ...]:
+    """The usable seeds grouped by the scenario-testable clause their case exercises (a case in each of its
+    clauses' groups; one exercising none in a last group), in clause order. A seed board is drawn group
+    first: every clause the golden cases show gets as many boards as any other, however few cases show it
+    (three cases of トリプルプレッシャー among a hundred)."""
+    f = facts(game)
+    by: dict[str | None, list[int]] = {}
+    for i in _usable_seeds(game, abilities):
+        for clause in sorted(f.seed_rules[i]) or [None]:
+            by.setdefault(clause, []).append(i)
+    return tuple(tuple(by[k]) for k in sorted(by, key=lambda k: (k is None, k or "")))
+
+
 def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], extra: tuple[Any, ...]) -> dict[str, Any]:
     """A golden setup, changed: cards dropped, flags flipped, powers changed, new cards added."""
     setup = json.loads(json.dumps(seed))
@@ -155,19 +169,21 @@ def draw_board(draw, game: str, abilities: frozenset[str] | None = None, seeds: 
     return draw_board_and_hint(draw, game, abilities, seeds)[0]
 
 
-def draw_board_and_hint(draw, game: str, abilities: frozenset[str] | None = None,
-                        seeds: bool = True) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
-    """A board, and when it mutates a golden setup, that case's script as a hint for the generated one."""
+def draw_board_and_hint(draw, game: str, abilities: frozenset[str] | None = None, seeds: bool = True
+                        ) -> tuple[dict[str, Any], tuple[dict[str, Any], ...], tuple[str, ...]]:
+    """A board, and when it mutates a golden setup, that case's script as a hint for the generated one and
+    its rulesets (else none: every ruleset of the game fits)."""
     f = facts(game)
     allowed = None if abilities is None else set(abilities)
     cards = allowed_cards(f, allowed)
     if not cards:
         raise ValueError(f"no {game} card of the pool has only the abilities {sorted(allowed or ())}")
     extra = tuple(r for name, refs in f.ability_refs.items() if allowed is None or name in allowed for r in refs)
-    usable = _usable_seeds(game, abilities) if seeds else ()
-    if usable and one_in(draw, SEED_ONE_IN):
-        chosen = usable[index(draw, len(usable))]
-        return mutate(draw, f, f.seeds[chosen], cards, extra), f.seed_scripts[chosen]
+    strata = _seed_strata(game, abilities) if seeds else ()
+    if strata and one_in(draw, SEED_ONE_IN):
+        stratum = strata[index(draw, len(strata))]
+        chosen = stratum[index(draw, len(stratum))]
+        return mutate(draw, f, f.seeds[chosen], cards, extra), f.seed_scripts[chosen], f.seed_rulesets[chosen]
     low, high = f.players
     n = draw(ints(low, high))
     players = list(NAMES[:n])
@@ -208,9 +224,10 @@ def draw_board_and_hint(draw, game: str, abilities: frozenset[str] | None = None
             continue
         board[owner].setdefault(zone, []).append(_card(draw, f, f"c{number}", zone, players, cards, extra))
     setup["players"] = board
-    return setup, ()
+    return setup, (), ()
 
 
-def rulesets(game: str) -> st.SearchStrategy[str]:
-    """The game's rulesets, its default first."""
-    return pick(facts(game).rulesets)
+def rulesets(game: str, among: tuple[str, ...] = ()) -> st.SearchStrategy[str]:
+    """The game's rulesets, its default first (those of ``among`` only, when given: a seed case's)."""
+    every = facts(game).rulesets
+    return pick(tuple(r for r in every if r in among) or every if among else every)

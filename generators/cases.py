@@ -19,11 +19,11 @@ from hypothesis import reject, strategies as st
 
 from oracle import registry
 from oracle.core import legality
-from oracle.core.errors import OracleError, ScriptError
+from oracle.core.errors import OracleError
 from oracle.model import Case, CaseReply, CaseRequest
 
 from .boards import draw_board_and_hint, rulesets
-from .scripts import draw_script, request
+from .scripts import draw_script_and_reply, request
 
 
 @dataclass(frozen=True)
@@ -65,18 +65,14 @@ def _plays(game: str, abilities: frozenset[str] | None, seeds: bool) -> st.Searc
 
 def draw_play(draw, game: str, abilities: frozenset[str] | None = None, seeds: bool = True) -> Play:
     """:func:`plays` inside another strategy."""
-    ruleset = draw(rulesets(game))
-    setup, hint = draw_board_and_hint(draw, game, abilities, seeds)
+    setup, hint, seed_rulesets = draw_board_and_hint(draw, game, abilities, seeds)
+    ruleset = draw(rulesets(game, seed_rulesets))  # a mutated golden board under one of its case's rulesets
     try:
         legality.pending(request(game, ruleset, setup, []), 0)
     except OracleError:
         reject()
-    script = draw_script(draw, game, ruleset, setup, hint)
+    script, reply = draw_script_and_reply(draw, game, ruleset, setup, hint)
     req = request(game, ruleset, setup, script)
-    try:
-        reply = reference(req)
-    except ScriptError:  # the script ran out where the legality API saw an open point: not a case
-        reject()
     return Play(game, ruleset, setup, script, req, reply)
 
 

@@ -15,6 +15,8 @@ from functools import cache
 from typing import Any
 
 from oracle import registry
+from oracle.errors import OracleError
+from oracle.harness.request import make_request
 from oracle.loader import load_cards, load_catalog, load_suite
 from oracle.model import CardDef, Catalog
 
@@ -72,6 +74,13 @@ class GameFacts:
     starts from a corpus."""
     seed_scripts: tuple[tuple[dict[str, Any], ...], ...] = ()
     """Their scripts: hints a generated script may follow where they fit (never their expectations)."""
+    seed_rules: tuple[frozenset[str], ...] = ()
+    """Each golden case's scenario-testable clauses (its ``rules`` that the catalog marks testable)."""
+    seed_rulesets: tuple[tuple[str, ...], ...] = ()
+    """Each golden case's rulesets (its board is played under one of them)."""
+    shorthand: bool = False
+    """The game reads some scripts with decisions left out (Magic's implied passes): the registry writes a
+    golden script out otherwise than it is written."""
 
     def testable_in(self, ruleset: str) -> set[str]:
         return {c.id for c in self.catalog.clauses if c.testable and (not c.rulesets or ruleset in c.rulesets)}
@@ -147,17 +156,31 @@ def facts(game: str) -> GameFacts:
         card = pool[name]
         return len(card_abilities(card)) + (card.back is not None), 0 if card.synthetic else 1, name
 
+    # the golden scripts written out (every decision the engine asks an entry: the points a generated script
+    # is drawn at), as the registry writes them
+    explicit, shorthand = [], False
+    for case in cases:
+        written = [d.model_dump(mode="json") for d in case.script]
+        try:
+            out = g.explicit_script(make_request(case, case.rulesets[0]))
+        except OracleError:
+            out = written
+        shorthand |= len(out) != len(written)
+        explicit.append(out)
     low, high = voc.players
+    testable = frozenset(c.id for c in catalog.clauses if c.testable)
     default = catalog.default_ruleset
     rulesets = (default, *[r.id for r in catalog.rulesets if r.id != default])
     return GameFacts(
         game=game, zones=voc.zones, players=(low, min(high or MAX_PLAYERS, MAX_PLAYERS, len(NAMES))),
         decisions=tuple(voc.decisions), abilities=tuple(voc.abilities), pool=pool,
         cards=tuple(sorted(pool, key=plain)), ability_refs={k: tuple(v) for k, v in refs.items() if v},
-        catalog=catalog, rulesets=rulesets, testable=frozenset(c.id for c in catalog.clauses if c.testable),
+        catalog=catalog, rulesets=rulesets, testable=testable,
         phases=tuple(p for p, _ in sorted(phases.items(), key=lambda kv: (kv[0] != "main", -kv[1]))) or ("main",),
         card_fields=frozenset(fields), counted_zones=frozenset(counted), counter_kinds=tuple(sorted(counters)),
         used_zones=tuple(z for z, _ in used.most_common()) or voc.zones[:1],
         teams=teams, life=life, powers=tuple(sorted(powers)) or (1000,), legality=g.legality,
         seeds=tuple(c.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for c in cases),
-        seed_scripts=tuple(tuple(d.model_dump(mode="json") for d in c.script) for c in cases))
+        seed_scripts=tuple(tuple(s) for s in explicit), shorthand=shorthand,
+        seed_rules=tuple(frozenset(c.rules) & testable for c in cases),
+        seed_rulesets=tuple(tuple(c.rulesets) for c in cases))

@@ -18,20 +18,23 @@ from hypothesis import assume, reject, strategies as st
 
 from oracle import registry
 from oracle.core import legality
-from oracle.core.errors import ScriptError
-from oracle.model import CaseRequest
+from oracle.core.errors import OracleError, ScriptError
+from oracle.model import CaseReply, CaseRequest
 
 from .boards import index, ints, one_in, pick
 from .facts import GameFacts, facts
 
 MAX_ENTRIES = 16
-"""Entries a script may have before the case is given up (the game did not reach an open point)."""
+"""Entries a script may have; it then ends at the next open point where it may, else the case is given up."""
 ILLEGAL_ONE_IN = 6
 """About one entry in this many is illegal on purpose."""
 HINT_ONE_IN = 8
 """On a board mutated from a golden case, its script's entry is taken all but about once in this many."""
 STOP_ONE_IN = 8
 """At an open point after the first entry, the script stops about once in this many."""
+LISTED = 1024
+"""Candidates judged at a point for its legal decisions: a board of many creatures has tens of thousands of
+attack declarations; the script draws from the first ones (the games list them smallest first)."""
 REFUSED_SAMPLE = 200
 """Pseudo-legal candidates looked at for refused ones at a point."""
 
@@ -68,14 +71,26 @@ def refused_candidates(f: GameFacts, p: legality.Pending) -> dict[str, list[lega
     return out
 
 
-def _may_end(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]]) -> bool:
-    """Whether the case may end here: an open point lets the script run out, but the engine may then go on
-    to a decision that is not optional (Magic's passes at an open point lead on to the next step)."""
+def _may_end(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]]) -> CaseReply | None:
+    """The reference engine's reply when the case may end here, else None: an open point lets the script run
+    out, but the engine may then go on to a decision that is not optional (Magic's passes at an open point
+    lead on to the next step)."""
     try:
-        registry.get(game).run(request(game, ruleset, setup, script))
+        return registry.get(game).run(request(game, ruleset, setup, script))
     except ScriptError:
+        return None
+
+
+def _left_out_before(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]],
+                     entry: dict[str, Any]) -> bool:
+    """Whether the game's shorthand reads ``entry`` after ``script`` as decisions left out and then ``entry``
+    at a later point (Magic: another player's pass where one has priority is an implied pass first), rather
+    than as a decision refused where the run stands."""
+    try:
+        out = registry.get(game).explicit_script(request(game, ruleset, setup, [*script, entry]))
+    except OracleError:
         return False
-    return True
+    return len(out) > len(script) + 1
 
 
 def acting_first(options: tuple[legality.Option, ...]) -> list[legality.Option]:
@@ -148,37 +163,76 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
                 hint: tuple[dict[str, Any], ...] = ()) -> list[dict[str, Any]]:
     """:func:`scripts` inside another strategy (no strategy object built per board). ``hint``: a golden
     script for the board this one was mutated from; its entry N is often taken as entry N here, legal or not
-    on the changed board (the engine judges it as any other)."""
+    on the changed board (the engine judges it as any other). The reference engine plays the board once
+    (:func:`oracle.core.legality.drive`): each entry is drawn as the run reaches its point."""
+    return draw_script_and_reply(draw, game, ruleset, setup, hint)[0]
+
+
+def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
+                          hint: tuple[dict[str, Any], ...] = ()) -> tuple[list[dict[str, Any]], CaseReply]:
+    """:func:`draw_script`, and the reference engine's reply to the whole script (when the script stopped at
+    an open point, the run that showed it may end there). A script the engine reads otherwise than the run
+    that built it (an entry accepted there, refused here, or the other way round) is rejected."""
     f = facts(game)
     players = players_of(setup)
     objects = (*players, *sorted({c["id"] for q in setup["players"].values() for z in q.values()
                                   if isinstance(z, list) for c in z}))
     script: list[dict[str, Any]] = []
     refused_last = False
-    while True:
-        try:
-            p = legality.legal_decisions(request(game, ruleset, setup, script), len(script))
-        except ScriptError:  # the engine does not read this prefix as the legality API's points did: skip it
-            reject()
-        if p.point is None:
-            return script
+    refused: list[bool] = []  # each entry as the run that built the script read it
+    ended: list[CaseReply] = []
+
+    def choose(p: legality.Pending) -> dict[str, Any] | None:
+        nonlocal refused_last
         # not right after a refused entry: an engine that goes on by itself at an open point (Magic's passes)
         # would show events after the refusal with no decision between, which reads as a refusal that changed
         # something
-        if p.optional and script and not refused_last and draw(ints(0, STOP_ONE_IN - 1)) == 0 \
-                and _may_end(game, ruleset, setup, script):
-            return script  # shrinks to stopping: fewer decisions
-        assume(len(script) < MAX_ENTRIES)
+        full = len(script) >= MAX_ENTRIES
+        # a mutated golden board plays on while its case's script has entries: the case's own end first
+        if p.optional and script and not refused_last and \
+                (full or (len(script) >= len(hint) and draw(ints(0, STOP_ONE_IN - 1)) == 0)):
+            reply = _may_end(game, ruleset, setup, script)
+            if reply is not None:
+                ended.append(reply)
+                return None  # shrinks to stopping: fewer decisions
+        assume(not full)  # a long script ends at the first open point where it may (not rejected: Magic's passes)
         entry = None
         if len(script) < len(hint) and draw(ints(0, HINT_ONE_IN - 1)) > 0:
             entry = dict(hint[len(script)])
-        elif one_in(draw, ILLEGAL_ONE_IN):
-            entry = illegal(draw, f, p, players, objects)
+        else:  # the legal decisions are listed only here (a hint or a stop does not need them)
+            p = legality.enumerate_legal(p, limit=LISTED)
+            if one_in(draw, ILLEGAL_ONE_IN):
+                entry = illegal(draw, f, p, players, objects)
+        if entry is not None and f.shorthand and p.judge(entry) is not None \
+                and _left_out_before(game, ruleset, setup, script, entry):
+            entry = None  # the game would not refuse it here but take decisions left out first: a legal one
         if entry is None:
+            p = legality.enumerate_legal(p, limit=LISTED) if not p.legal else p
             if not p.legal:  # nothing legal is listed (not enumerated, or none): the game cannot go on here
                 assume(p.optional)
-                return script
+                return None
             options = acting_first(p.legal)
-            entry = options[index(draw, len(options))].as_entry()
+            entry = options[index(draw, len(options)) if len(options) > 1 else 0].as_entry()  # no choice to draw
         refused_last = p.judge(entry) is not None
+        refused.append(refused_last)
         script.append(entry)
+        return entry
+
+    try:
+        legality.drive(request(game, ruleset, setup, []), choose, listed=None)
+    except ScriptError:  # the engine cannot play this board as the points it asked said: not a case
+        reject()
+    if ended:
+        reply = ended[0]
+    else:
+        try:
+            reply = registry.get(game).run(request(game, ruleset, setup, script))
+        except ScriptError:  # the script ran out where the run that built it saw an open point: not a case
+            reject()
+    # A game with a shorthand may read the finished script otherwise than the run that built it, entry by
+    # entry (Magic: an entry that is no pass or cast of the player with priority is an implied pass there,
+    # and is taken at a later point): the script is not what was drawn, so it is not a case.
+    read = {e.args.get("at"): e.kind == "rejected" for e in reply.trace if e.kind in ("decided", "rejected")}
+    if [read.get(i) for i in range(len(script))] != refused:
+        reject()
+    return script, reply

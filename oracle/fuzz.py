@@ -104,15 +104,17 @@ def save(case: Case, directory: Path) -> Path:
 
 
 def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | None, command: str,
-             seeds: bool = True, tick: Callable[[], None] | None = None) -> FuzzOutcome:
+             seeds: bool = True, tick: Callable[[], None] | None = None,
+             on_play: Callable[[Play], None] | None = None) -> FuzzOutcome:
     """One Hypothesis campaign of ``examples`` generated cases on one engine (``seeds``: some boards start
-    from golden setups, mutated)."""
+    from golden setups, mutated; ``on_play``: called with every example counted)."""
     engine = make_engine(spec)
     try:
         hello = engine.hello()
         abilities = (hello.abilities or {}).get(game)
         stats = Stats()
         failing: list[Play] = []
+        facts(game)  # what the generators read of the game (its golden cases): loaded once, before the clock
         start = time.perf_counter()
 
         @settings(max_examples=examples, database=database(), deadline=None, derandomize=False,
@@ -131,6 +133,8 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
             target(sum(1.0 / stats.clauses[c] for c in set(clauses)), label="rare clauses")
             if tick:
                 tick()
+            if on_play:
+                on_play(play)
             result = verdict(engine, hello, full_case(play, seed, command))
             if result.status in BAD:
                 failing.append(play)
@@ -168,11 +172,23 @@ def _worker(job: tuple) -> FuzzOutcome:
 
 
 def clause_table(game: str, clauses: Counter, ruleset: str | None = None) -> tuple[list[str], int, int]:
-    """Lines ``clause  count`` for every scenario-testable clause, and (executed, testable)."""
+    """Lines ``clause  count`` for every scenario-testable clause of the catalog (``clauses``: clause -> the
+    examples whose reference trace is tagged with it), and (executed, testable): a clause the trace names
+    that the catalog does not mark testable is not counted."""
     f = facts(game)
     testable = sorted(f.testable)
     lines = [f"  {c:<40} {clauses.get(c, 0):>7}" for c in testable]
     return lines, sum(1 for c in testable if clauses.get(c)), len(testable)
+
+
+def summary(game: str, stats: Stats, elapsed: float, workers: int) -> str:
+    """The line a campaign ends with: examples, rate, distinct boards, and the clause figure (scenario-testable
+    clauses of the catalog that at least one example's reference trace executed, over all of them)."""
+    _, executed, testable = clause_table(game, stats.clauses)
+    rate = stats.examples / elapsed if elapsed else 0.0
+    return (f"{game}: {stats.examples} examples in {elapsed:.1f} s ({rate:.0f} examples/s, {workers} "
+            f"worker{'s' if workers > 1 else ''}); {len(stats.boards)} distinct boards; "
+            f"clauses executed {executed}/{testable} scenario-testable ({100 * executed / max(testable, 1):.0f}%)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -213,11 +229,8 @@ def main(args: argparse.Namespace) -> int:
     total = Stats()
     for o in outcomes:
         total.add(o.stats)
-    lines, executed, testable = clause_table(game, total.clauses)
-    rate = total.examples / elapsed if elapsed else 0.0
-    print(f"{game}: {total.examples} examples in {elapsed:.1f} s ({rate:.0f} examples/s, {len(jobs)} "
-          f"worker{'s' if len(jobs) > 1 else ''}); {len(total.boards)} distinct boards; "
-          f"clauses executed {executed}/{testable} scenario-testable ({100 * executed / max(testable, 1):.0f}%)")
+    lines, _, _ = clause_table(game, total.clauses)
+    print(summary(game, total, elapsed, len(jobs)))
     if args.clauses:
         print("\n".join(lines))
     else:

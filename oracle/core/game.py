@@ -59,6 +59,11 @@ PROBE: ContextVar[Callable[[Any], Callable[[DecisionPoint], None]] | None] = Con
 """Set by :mod:`oracle.core.legality` only: given the state just built, the callback for the point where the
 script runs out (it stops the game there, so the state and the point can be examined)."""
 
+SCRIPT: ContextVar[Callable[[Any, list[dict[str, Any]], Trace], Script] | None] = ContextVar("script", default=None)
+"""Set by :mod:`oracle.core.legality` only (:func:`~oracle.core.legality.drive`, an incremental probe): given
+the state just built, the request's script and the trace, the run's :class:`Script` -- one that asks for its
+next entry as the run reaches each point, so one run builds a whole script."""
+
 
 @dataclass(frozen=True)
 class Observe:
@@ -108,9 +113,10 @@ def run_procedure(
     opts = OBSERVE.get() or DEFAULT
     trace = Trace()
     state = build(request, trace)
-    probe = PROBE.get()
-    script = Script(request.script, trace, (lambda: project(state)) if opts.checkpoints else None,
-                    opts.stop_after, at_end=probe(state) if probe is not None else None)
+    probe, make = PROBE.get(), SCRIPT.get()
+    script = make(state, request.script, trace) if make is not None else \
+        Script(request.script, trace, (lambda: project(state)) if opts.checkpoints else None,
+               opts.stop_after, at_end=probe(state) if probe is not None else None)
     winner = None
     final = None
     try:

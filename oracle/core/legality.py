@@ -16,6 +16,9 @@ Three questions about a case's setup played with the first ``prefix_len`` decisi
   interleaves the two (Ijinden checks per card ``unknown_object`` then ``attacker_not_yours``), so the
   split is by reason, in one pass, as the engine refuses.
 - :func:`reply` -- the answer to the protocol's ``legality`` query (``accepted``, ``reason``).
+- :func:`drive` -- the incremental form of (a) and (b): one run of the setup that, at each point the run
+  reaches, hands the pending decision and its legal decisions to a chooser and plays on with the entry it
+  picks (a generator builds a whole script in one run, instead of playing every prefix again).
 
 There is one copy of every rule: :meth:`oracle.core.script.DecisionPoint.judge` is what
 :meth:`~oracle.core.script.Script.decide` runs on every script entry and what :func:`check` and the
@@ -32,6 +35,7 @@ optionally ``WELL_FORMED`` (its own well-formedness reasons). A refusal's clause
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import inspect
@@ -44,8 +48,8 @@ from .. import registry
 from ..model import CaseRequest
 from ..model import ScriptEntry
 from ..errors import ScriptError, Signal
-from .game import PROBE
-from .script import Decision, DecisionPoint, Refusal
+from .game import PROBE, SCRIPT
+from .script import Decision, DecisionPoint, Refusal, Script
 
 WELL_FORMED = frozenset({"malformed_decision", "unknown_object", "unexpected_decision", "not_your_decision"})
 """Reasons that say the decision is not well formed here (shape, objects, player, kind), whatever the rules."""
@@ -252,9 +256,12 @@ def key(game: str, kind: str, parsed: Any) -> Hashable:
     return (kind, _legality_of(_game(game)).key(kind, parsed))
 
 
-def enumerate_legal(p: Pending, *, verify_pure: bool = False) -> Pending:
+def enumerate_legal(p: Pending, *, verify_pure: bool = False, limit: int | None = None) -> Pending:
     """The legal decisions at ``p``'s point: the game's candidates, filtered by :meth:`DecisionPoint.judge`,
-    one per distinct :func:`key`. ``verify_pure`` raises AssertionError when judging changed the state."""
+    one per distinct :func:`key`. ``verify_pure`` raises AssertionError when judging changed the state.
+    ``limit``: candidates tried before the enumeration stops (``complete=False``; the game's candidates come
+    smallest first, so a part is the smaller decisions); default :data:`MAX_CANDIDATES`."""
+    limit = MAX_CANDIDATES if limit is None else limit
     if p.point is None:
         return p
     own = _legality_of(_game(p.game))
@@ -262,7 +269,7 @@ def enumerate_legal(p: Pending, *, verify_pure: bool = False) -> Pending:
     point, seen, legal, tried = p.point, set(), [], 0
     complete = True
     for kind, args in own.candidates(p.state, point):
-        if tried >= MAX_CANDIDATES:
+        if tried >= limit:
             complete = False
             break
         tried += 1
@@ -352,3 +359,94 @@ def freeze(x: Any) -> Hashable:
     if isinstance(x, (set, frozenset)):
         return frozenset(freeze(v) for v in x)
     return x
+
+
+# -- (a) and (b) incrementally: one run, a chooser at each point -----------------------------------
+
+class _Again(Signal):
+    """Not an error: the entry the chooser gave was refused; the same point asks again."""
+
+
+class _Ended(Signal):
+    """Not an error: the chooser ended the script (``error``: it raised, re-raised once the run unwound)."""
+
+    def __init__(self, error: BaseException | None = None) -> None:
+        self.error = error
+
+
+class _DrivenScript(Script):
+    """A script that asks its chooser for the next entry when the run reaches a point with none left. An
+    entry is then taken by :meth:`Script.decide` exactly as a written one is (a refused one asks again)."""
+
+    __slots__ = ("game", "state", "choose", "entries", "listed")
+
+    def __init__(self, game: str, state: Any, written: list[dict[str, Any]], trace: Any, choose: Any,
+                 entries: list[dict[str, Any]], listed: int | None) -> None:
+        super().__init__(written, trace, at_end=self._again)
+        self.game, self.state, self.choose, self.entries, self.listed = game, state, choose, entries, listed
+
+    @staticmethod
+    def _again(point: DecisionPoint) -> None:
+        raise _Again()
+
+    def decide(self, player: str, kinds: tuple[str, ...], clause: str, validate: Any, *, other: Any = None,
+               optional: bool = False, wrong_player: str = "not_your_decision") -> Any:
+        point = DecisionPoint(player, kinds, clause, validate, other, optional, wrong_player)
+        while True:
+            if self.exhausted:
+                p = Pending(game=self.game, at=len(self.decisions), point=point, state=self.state)
+                token = SCRIPT.set(None)  # a run the chooser starts (a legality question) is an ordinary one
+                try:
+                    entry = self.choose(p if self.listed is None else enumerate_legal(p, limit=self.listed))
+                except BaseException as exc:  # noqa: BLE001 - unwound through the engine, re-raised by drive
+                    raise _Ended(exc) from None
+                finally:
+                    SCRIPT.reset(token)
+                if entry is None:
+                    raise _Ended()
+                d = _decision(entry, len(self.decisions))  # the engine's copy, the script's copy: the
+                self.decisions.append(dataclasses.replace(d, args=copy.deepcopy(d.args)))  # engine may keep it
+                self.entries.append({"player": d.player, "kind": d.kind, "args": copy.deepcopy(d.args)})
+            try:
+                return super().decide(player, kinds, clause, validate, other=other, optional=optional,
+                                      wrong_player=wrong_player)
+            except _Again:
+                continue
+
+
+@dataclass(frozen=True)
+class Driven:
+    """What :func:`drive` built: the script (entries ``{"player", "kind", "args"}``, the request's own first),
+    and how the run ended: ``stopped`` (the chooser ended the script at a point) or not (the game is over,
+    ``winner``, or the procedure reached its end)."""
+
+    script: list[dict[str, Any]]
+    stopped: bool
+    winner: str | None = None
+
+
+def drive(request_like: Any, choose: Any, *, listed: int | None = MAX_CANDIDATES) -> Driven:
+    """Play the setup and the request's script once; wherever the run then asks for a decision, call
+    ``choose(pending)`` -- the :class:`Pending` there (``at``, ``point``, ``state``; its legal decisions unless
+    ``listed`` is None, from at most ``listed`` candidates) -- and play on with the entry it returns (either form), or end the script there on None. An
+    exception ``choose`` raises is raised by :func:`drive` once the run is unwound. Each ``pending`` is what
+    :func:`legal_decisions` answers for the script built so far (a test holds them equal), at the cost of
+    one run in all rather than one per entry."""
+    request = _request(request_like)
+    game = _game(request.game)
+    entries: list[dict[str, Any]] = []
+
+    def make(state: Any, script: list[dict[str, Any]], trace: Any) -> Script:
+        entries.extend({"player": e["player"], "kind": e["kind"], "args": e.get("args")} for e in script)
+        return _DrivenScript(request.game, state, list(script), trace, choose, entries, listed)
+
+    token = SCRIPT.set(make)
+    try:
+        reply = game.run(request)
+    except _Ended as ended:
+        if ended.error is not None:
+            raise ended.error from None
+        return Driven(entries, stopped=True)
+    finally:
+        SCRIPT.reset(token)
+    return Driven(entries, stopped=False, winner=reply.winner)

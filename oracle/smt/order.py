@@ -46,6 +46,8 @@ class Scope:
     """Cards that lost defense counters somewhere in the trace."""
     losers: set[str] = field(default_factory=set)
     """Cards that lost a battle in this scope."""
+    picked: dict[str, set[str]] = field(default_factory=dict)
+    """Step -> the losers an event of it has been picked for (:func:`_a_losers_first`)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,20 @@ def _by_attacker(args):
     return args.get("attacker")
 
 
+def _a_losers_first(step: str, also: Callable[[Mapping[str, Any], "Scope"], bool] = lambda a, s: True):
+    """A loser's first such event in the resolution: the step's. A later one is nested elsewhere -- a loser
+    saved by undestroy and destroyed again by an effect resolving during D3 (a cost's 冥府発動), or a winner
+    destroyed by a D5 legacy whose undestroy then triggers: neither is D2's destruction or D3's trigger."""
+    def where(args: Mapping[str, Any], scope: "Scope") -> bool:
+        card = args.get("card")
+        seen = scope.picked.setdefault(step, set())
+        if card not in scope.losers or card in seen or not also(args, scope):
+            return False
+        seen.add(card)
+        return True
+    return where
+
+
 def _is(**fields):
     return lambda args, scope: all(args.get(k) == v for k, v in fields.items())
 
@@ -114,9 +130,10 @@ ORDERS: tuple[Order, ...] = (
           "B3 before C1a before D1: a blocked attacker is chosen, then its battle is judged."),
     Order("ijinden.resolution", "ijinden",
           (OrderStep("ijinden:D1", frozenset({"won_battle", "lost_battle"}), label="battle judged"),
-           OrderStep("ijinden:D2", frozenset({"destroyed"}), where=lambda a, s: a.get("card") in s.losers,
+           OrderStep("ijinden:D2", frozenset({"destroyed"}), where=_a_losers_first("D2"),
                 label="losers destroyed"),
-           OrderStep("ijinden:D3", frozenset({"triggered"}), where=_ability_in("undestroy"), label="destroyed-triggers"),
+           OrderStep("ijinden:D3", frozenset({"triggered"}), where=_a_losers_first("D3", _ability_in("undestroy")),
+                label="destroyed-triggers"),
            OrderStep("ijinden:D4", frozenset({"moved"}), where=lambda a, s: a.get("to") == "graveyard"
                 and a.get("from") == "battlefield" and a.get("card") in s.losers, label="to the graveyard"),
            OrderStep("ijinden:D5", frozenset({"triggered"}),  # of the cards D4 put there: a card that went to the

@@ -84,3 +84,54 @@ def test_workers_share_the_examples_between_processes(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert "20 examples" in out and "2 workers" in out
+
+
+@pytest.mark.parametrize("game", names())
+def test_the_clause_figure_counts_the_testable_clauses_the_reference_traces_name(game, tmp_path):
+    """The figure is recounted here from the examples themselves: each one played again on the reference,
+    its trace's clauses, those the catalog marks scenario-testable."""
+    from collections import Counter
+
+    from oracle import registry
+    from oracle.fuzz import campaign, summary
+    from oracle.loader import load_catalog
+
+    seen = []
+    outcome = campaign(game, "reference", 25, 5, tmp_path, "test", on_play=seen.append)
+    assert outcome.failure is None and len(seen) == outcome.stats.examples == 25
+    counts: Counter = Counter()
+    for play in seen:
+        counts.update({e.clause for e in registry.get(game).run(play.request).trace if e.clause})
+    assert counts == outcome.stats.clauses
+    testable = {c.id for c in load_catalog(game).clauses if c.testable}
+    executed = len(testable & set(counts))
+    line = summary(game, outcome.stats, outcome.stats.seconds, 1)
+    assert f"clauses executed {executed}/{len(testable)} scenario-testable ({round(100 * executed / len(testable))}%)" \
+        in line
+
+
+def test_a_clause_the_catalog_does_not_mark_testable_is_not_counted():
+    from collections import Counter
+
+    from oracle.fuzz import clause_table
+    from oracle.loader import load_catalog
+
+    clauses = load_catalog("ijinden").clauses
+    testable = [c.id for c in clauses if c.testable]
+    other = next(c.id for c in clauses if not c.testable)
+    lines, executed, total = clause_table("ijinden", Counter({testable[0]: 3, other: 5, "ijinden:NO-SUCH": 1}))
+    assert (executed, total) == (1, len(testable)) and len(lines) == len(testable)
+    assert lines[0].split() == [sorted(testable)[0], "3" if sorted(testable)[0] == testable[0] else "0"]
+
+
+@pytest.mark.parametrize("game", names())
+def test_the_same_seed_prints_the_same_clause_figure(game, tmp_path, capsys):
+    import re
+
+    outs = []
+    for _ in range(2):
+        code = main(["fuzz", "--game", game, "--examples", "30", "--seed", "7", "--quiet", "--clauses",
+                     "--save-failures", str(tmp_path)])
+        assert code == 0
+        outs.append(re.sub(r"in [0-9.]+ s \([0-9]+ examples/s", "", capsys.readouterr().out))
+    assert outs[0] == outs[1] and "clauses executed" in outs[0]

@@ -62,11 +62,14 @@ def test_renaming_card_ids_changes_nothing(game, data):
     assert _observed(renamed, names=lambda s: back.get(s, s)) == _observed(play.reply)
 
 
-REORDERED = {"ijinden": ("battlefield", "hand", "graveyard"), "duelmasters": ("battlefield", "hand", "graveyard"),
+REORDERED = {"ijinden": ("battlefield", "hand", "graveyard"), "duelmasters": ("hand", "graveyard"),
              "mtg": ("hand", "graveyard")}
 """Zones whose order is no part of the game. Decks and libraries are drawn from the top. Magic asks the
 choices of several permanents at once (a protector for each battle, 310.10) in battlefield order, so a
-script written for one order answers other questions in another: the battlefield is left in order there."""
+script written for one order answers other questions in another: the battlefield is left in order there.
+Duel Masters resolves one player's abilities that trigger at one moment from several cards (two
+「自分のターンが終わる時」) in battlefield order: its reading X-trigger-order orders players and steps, not
+cards, and no decision asks the player for that order, so the battlefield is left in order there too."""
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -123,7 +123,10 @@ def test_losers_leave_the_battlefield_and_a_tie_destroys_both(game, data):
     play: Play = data.draw(plays(game), label="play")
     reply = play.reply
     for moment in _battle_moments(reply):
-        tie = [e for e in moment if e.args.get("power") == e.args.get("against")]
+        # a tie: every card of the battle met its own power. One equal pair is not enough: against several
+        # blockers the attacker meets their total, and a guardian of power 0 meets an attacker of power 0
+        # while another blocker's 1000 beats it (a board the ci profile drew)
+        tie = all(e.args.get("power") == e.args.get("against") for e in moment)
         if tie:  # equal powers: nobody wins, every card of the battle loses -- except the rule card's guardian,
             # which wins against an attacker of power 0 or less (ijinden:assume.guardian-zero-tie, the rule card
             # read over D1's tie at exactly 0)

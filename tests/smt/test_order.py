@@ -175,3 +175,75 @@ def test_a_card_paid_as_a_d3_cost_triggers_then_not_at_d5():
     trace = [e.model_dump() for e in reply.trace]
     assert any(e["kind"] == "triggered" and e["args"].get("card") == "m1" for e in trace)
     assert check_order("ijinden", trace) == []
+
+
+def test_a_loser_saved_at_d3_and_destroyed_again_by_an_effect_is_not_a_late_d2():
+    """A board fuzzing found (``tcg-oracle fuzz --game ijinden --examples 1000 --seed 1``): 出雲の阿国 and
+    安倍晴明 tie; both are destroyed (D2); 阿国's undestroy is paid with a マホウ whose 冥府発動 destroys 阿国
+    again while D3 goes on. That second destruction is the effect's, nested in D3, not a late D2."""
+    from oracle.loader import load_cards
+    from oracle.model import CaseRequest
+
+    pool = load_cards("ijinden")
+    names = ["出雲の阿国", "テスト用マホウ（冥府発動・アタッカー破壊）", "安倍晴明", "テスト用ガーディアン"]
+    request = {
+        "id": "fuzz.d2-again", "game": "ijinden", "ruleset": "ijinden-rulecard-2.0-231225",
+        "setup": {"active": "alice", "players": {
+            "alice": {"battlefield": [{"id": "okuni", "card": names[0], "power": 2000},
+                                      {"id": "m1", "card": names[1], "power": 0}]},
+            "bob": {"battlefield": [{"id": "abe", "card": names[2], "power": 2000},
+                                    {"id": "bg", "card": names[3]}]}}},
+        "script": [{"player": "alice", "kind": "declare_attackers", "args": ["okuni"]},
+                   {"player": "bob", "kind": "declare_blockers", "args": {"okuni": ["abe"]}},
+                   {"player": "bob", "kind": "choose_attacker", "args": "okuni"},
+                   {"player": "alice", "kind": "activate", "args": {"card": "okuni", "cost": "m1"}},
+                   {"player": "alice", "kind": "activate", "args": {"card": "m1", "target": "okuni"}},
+                   {"player": "alice", "kind": "decline", "args": "okuni"},
+                   {"player": "bob", "kind": "activate", "args": {"card": "abe", "cost": "bg"}}],
+        "cards": {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}}
+    reply = registry.get("ijinden").run(CaseRequest.model_validate(request))
+    trace = [e.model_dump() for e in reply.trace]
+    destroyed = [e["moment"] for e in trace if e["kind"] == "destroyed" and e["args"]["card"] == "okuni"]
+    undestroy = [e["moment"] for e in trace if e["kind"] == "triggered" and e["args"].get("ability") == "undestroy"]
+    assert len(destroyed) == 2 and destroyed[0] < min(undestroy) < destroyed[1]  # the board still shows it
+    assert check_order("ijinden", trace) == []
+    # the first destruction is still held to D2: moved after the undestroy triggers, it is reported
+    moved = [dict(e, moment=max(undestroy) + 1) if e["kind"] == "destroyed" and e["moment"] == destroyed[0]
+             else e for e in trace]
+    assert any(v.clauses == ("ijinden:D2", "ijinden:D3") for v in check_order("ijinden", moved))
+
+
+def test_a_winner_destroyed_by_a_d5_legacy_whose_undestroy_triggers_is_not_a_late_d3():
+    """A board fuzzing found (``tcg-oracle fuzz --game ijinden --examples 1000 --seed 2``): 出雲の阿国 c4 with an
+    added 遺言 (destroy an opposing Ijin) loses to c5 and goes to the graveyard (D4); its 遺言 destroys the
+    winner c5 at D5, whose undestroy then triggers. That trigger is nested in D5, not D3's: D3's are the
+    losers'."""
+    from oracle.loader import load_cards
+    from oracle.model import CaseRequest
+
+    pool = load_cards("ijinden")
+    name = "出雲の阿国"
+    legacy = {"legacy": {"effect": {"destroy": None}, "target": {"types": ["ijin"], "controller": "opponent"}}}
+    request = {
+        "id": "fuzz.d3-nested", "game": "ijinden", "ruleset": "ijinden-rulecard-2.0-231225",
+        "setup": {"active": "alice", "players": {
+            "alice": {"battlefield": [{"id": "c4", "card": name, "abilities": [legacy]}]},
+            "bob": {"battlefield": [{"id": "c5", "card": name, "power": 1000}]}}},
+        "script": [{"player": "alice", "kind": "declare_attackers", "args": ["c4"]},
+                   {"player": "bob", "kind": "declare_blockers", "args": {"c4": ["c5"]}},
+                   {"player": "bob", "kind": "choose_attacker", "args": "c4"},
+                   {"player": "alice", "kind": "decline", "args": "c4"},
+                   {"player": "alice", "kind": "activate", "args": {"card": "c4", "target": "c5"}},
+                   {"player": "bob", "kind": "decline", "args": "c5"}],
+        "cards": {name: pool[name].model_dump(mode="json", exclude_none=True)}}
+    reply = registry.get("ijinden").run(CaseRequest.model_validate(request))
+    trace = [e.model_dump() for e in reply.trace]
+    moved = [e["moment"] for e in trace if e["kind"] == "moved" and e["args"]["card"] == "c4"]
+    late = [e["moment"] for e in trace if e["kind"] == "triggered" and e["args"] == {
+        "card": "c5", "ability": "undestroy", "player": "bob"}]
+    assert moved and late and moved[0] < late[0]  # the board still shows it
+    assert check_order("ijinden", trace) == []
+    # the loser's own undestroy is still held to D3: moved after D4, it is reported
+    first = next(e for e in trace if e["kind"] == "triggered" and e["args"].get("card") == "c4")
+    shifted = [dict(e, moment=moved[0]) if e is first else e for e in trace]
+    assert any("ijinden:D3" in v.clauses and "ijinden:D4" in v.clauses for v in check_order("ijinden", shifted))

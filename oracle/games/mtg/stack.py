@@ -166,8 +166,11 @@ def ask_priority(st: State, script: Script, p: str, clause: str) -> tuple[str, l
     if d is None and script.at_end is not None:
         # a legality probe (oracle.core.legality) asks for the decision pending here: every priority point is
         # one, as in a script with every pass written out (rules.explicit_script)
-        script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
-        raise Stop()
+        got = script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
+        if got is None:
+            raise Stop()
+        d, parsed = got  # an incremental probe (legality.drive) supplied the decision: play on with it
+        return None if d.kind == "pass" else parsed
     if d is None:
         if st.stack:
             raise Stop()
