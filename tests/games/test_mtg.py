@@ -405,3 +405,31 @@ def test_explicit_script_writes_out_the_implied_passes_and_plays_the_same():
     a, b = game.run(request), game.run(full)
     assert a.final == b.final
     assert sum(e.kind == "decided" for e in b.trace) == len(explicit)
+
+
+def test_every_clause_constant_is_in_the_catalog_and_written_literally():
+    import ast
+    from pathlib import Path
+
+    from oracle.games.mtg import clauses
+
+    catalog = {c.id for c in load_catalog(GAME).clauses}
+    constants = {n: v for n, v in vars(clauses).items() if n.isupper()}
+    assert constants and set(constants.values()) <= catalog
+    folder = Path(clauses.__file__).parent
+    for path in folder.glob("*.py"):  # no clause id built by concatenation ("mtg:" + number)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+                for side in (node.left, node.right):
+                    assert not (isinstance(side, ast.Constant) and isinstance(side.value, str)
+                                and side.value.startswith("mtg:")), f"{path.name}:{node.lineno}"
+
+
+def test_the_trigger_and_spell_effect_tables_cover_the_vocabulary():
+    from oracle.games.mtg.abilities import SPELL_EFFECTS, TRIGGER_EFFECTS
+    from oracle.games.mtg.casting import TARGETS
+    from oracle.games.mtg.vocabulary import ABILITIES
+
+    assert set(SPELL_EFFECTS) == set(TARGETS)
+    assert set(SPELL_EFFECTS) <= set(ABILITIES)
+    assert set(TRIGGER_EFFECTS) - {"siege"} <= set(ABILITIES)  # the Siege's ability is its battle type's (310.11b)

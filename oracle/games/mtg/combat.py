@@ -2,7 +2,7 @@
 510 combat damage, 511 end of combat; with 310.8b-d and the rule that battles neither attack nor block.
 
 Players receive priority in every step, empty stack included (117.3a, 507.2, 508.2, 509.2, 510.3, 511.1); a
-script may leave their passes out (stack.ask_priority).
+script may leave their passes out (priority.ask_priority).
 """
 
 from __future__ import annotations
@@ -10,11 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.script import Refusal, Script
-from .damage import deal, lose_life
+from .damage import deal
 from .editions import FREE_DAMAGE_DIVISION
 from .requirements import most_obeyable, obeyed
-from .stack import priority_step
+from .priority import priority_step
 from .state import Combat, StackItem, State
+from .clauses import (
+    CR310_8B, CR310_8C, CR310_8D, CR506_2, CR506_2A, CR508_1, CR508_1A, CR508_1B, CR508_1F, CR508_1K, CR508_1M,
+    CR509_1A, CR509_1C, CR509_1G, CR509_1H, CR510_1A, CR510_1B, CR510_1C, CR511_3, SUMMARY_ATTACK_BATTLE,
+    SUMMARY_NO_COMBAT, SUMMARY_TWO_HEADED_GIANT,
+)
 
 # -- declare attackers -----------------------------------------------------------------------
 
@@ -25,15 +30,15 @@ def _attack_target_clause(st: State, target: str) -> str:
     できる" — whoever controls it), else 508.1k ("Each chosen creature ... becomes an attacking creature")
     attacking a player or planeswalker."""
     if target in st.board.cards and st.is_battle(st.card(target)):
-        return st.c("310.8b")
-    return st.c("508.1k")
+        return st.c(CR310_8B)
+    return st.c(CR508_1K)
 
 
 def _check_target(st: State, attacker: str, target: Any) -> None:
     a = st.active
     if target in st.board.players:
         if target in st.lost or target not in st.opponents(a):
-            raise Refusal("illegal_attack_target", f"{attacker} can't attack {target}", clause=st.c("508.1b"))
+            raise Refusal("illegal_attack_target", f"{attacker} can't attack {target}", clause=st.c(CR508_1B))
         return
     if not (isinstance(target, str) and target in st.board.cards and st.card(target).zone == "battlefield"):
         raise Refusal("unknown_object", f"no permanent {target!r} to attack")
@@ -41,17 +46,17 @@ def _check_target(st: State, attacker: str, target: Any) -> None:
     if st.is_battle(t):
         prot = t.props.get("protector")
         if prot == a:
-            raise Refusal("protector_cant_attack", f"{a} protects {target}", clause=st.c("310.8b"))
+            raise Refusal("protector_cant_attack", f"{a} protects {target}", clause=st.c(CR310_8B))
         if prot is not None and st.teammates(a, prot):
             raise Refusal("teammate_protects_battle", f"{prot}, {a}'s teammate, protects {target}",
-                          clause=st.c("summary.two-headed-giant"))
+                          clause=st.c(SUMMARY_TWO_HEADED_GIANT))
         if prot is None or prot not in st.opponents(a):
             raise Refusal("illegal_attack_target", f"{target}'s protector is not a defending player",
-                          clause=st.c("310.8b"))
+                          clause=st.c(CR310_8B))
         return
     if st.is_planeswalker(t) and t.controller in st.opponents(a):
         return
-    raise Refusal("illegal_attack_target", f"{target} is not a player, planeswalker or battle", clause=st.c("508.1b"))
+    raise Refusal("illegal_attack_target", f"{target} is not a player, planeswalker or battle", clause=st.c(CR508_1B))
 
 
 def _attackers_valid(st: State):
@@ -63,16 +68,16 @@ def _attackers_valid(st: State):
                 raise Refusal("unknown_object", f"no card {cid!r}")
             c = st.card(cid)
             if c.zone != "battlefield" or c.controller != st.active:
-                raise Refusal("attacker_not_yours", f"{cid} is not {st.active}'s", clause=st.c("508.1a"))
+                raise Refusal("attacker_not_yours", f"{cid} is not {st.active}'s", clause=st.c(CR508_1A))
             if st.is_battle(c):
-                raise Refusal("battle_cant_attack", f"{cid} is a battle", clause=st.c("summary.no-combat"))
+                raise Refusal("battle_cant_attack", f"{cid} is a battle", clause=st.c(SUMMARY_NO_COMBAT))
             if not st.is_creature(c):
-                raise Refusal("not_a_creature", f"{cid} is not a creature", clause=st.c("508.1a"))
+                raise Refusal("not_a_creature", f"{cid} is not a creature", clause=st.c(CR508_1A))
             if c.tapped:
-                raise Refusal("attacker_tapped", f"{cid} is tapped", clause=st.c("508.1a"))
+                raise Refusal("attacker_tapped", f"{cid} is tapped", clause=st.c(CR508_1A))
             if c.entered_this_turn and not st.has(c, "haste"):
                 raise Refusal("attacker_summoning_sick", f"{cid} came under {st.active}'s control this turn",
-                              clause=st.c("508.1a"))
+                              clause=st.c(CR508_1A))
             _check_target(st, cid, target)
         return dict(d.args)
     return valid
@@ -81,7 +86,7 @@ def _attackers_valid(st: State):
 def declare_attackers(st: State, script: Script) -> bool:
     """508.1; returns False when nothing attacks (508.8: skip blockers and damage)."""
     st.step = "declare_attackers"
-    _, attacks = script.decide(st.active, ("declare_attackers",), st.c("508.1"), _attackers_valid(st))
+    _, attacks = script.decide(st.active, ("declare_attackers",), st.c(CR508_1), _attackers_valid(st))
     if not attacks:
         priority_step(st, script)  # 508.2
         return False  # 508.8: the declare blockers and combat damage steps are skipped
@@ -91,7 +96,7 @@ def declare_attackers(st: State, script: Script) -> bool:
             c = st.card(cid)
             if not st.has(c, "vigilance"):
                 c.tapped = True
-                st.trace.emit("tapped", st.c("508.1f"), card=cid)
+                st.trace.emit("tapped", st.c(CR508_1F), card=cid)
             cb.attackers[cid] = target
             st.trace.emit("became_attacker", _attack_target_clause(st, target), card=cid, target=target)
     with st.trace.simultaneous():
@@ -104,7 +109,7 @@ def declare_attackers(st: State, script: Script) -> bool:
     for cid, target in attacks.items():  # 508.1m: attack triggers
         for n in st.params(st.card(cid), "attack_drain"):
             st.pending.append(StackItem(cid, st.active, "attack_drain", [], {"n": n, "target": target}))
-            st.trace.emit("triggered", st.c("508.1m"), card=cid, ability="attack_drain", player=st.active)
+            st.trace.emit("triggered", st.c(CR508_1M), card=cid, ability="attack_drain", player=st.active)
     priority_step(st, script)  # 508.2
     return True
 
@@ -116,8 +121,8 @@ def _defending_clause(st: State, via: str | None) -> str:
     multiplayer game ("there may be one or more defending players, depending on the variant being played and the
     options chosen for it"; the readings: mtg:A-multiplayer-defending, mtg:A-two-headed-giant)."""
     if via is not None:
-        return st.c("310.8d")
-    return st.c("506.2" if len(st.board.players) == 2 else "506.2a")
+        return st.c(CR310_8D)
+    return st.c(CR506_2 if len(st.board.players) == 2 else CR506_2A)
 
 
 def defending_players(st: State, attacks: dict[str, str]) -> list[str]:
@@ -129,19 +134,6 @@ def defending_players(st: State, attacks: dict[str, str]) -> list[str]:
     return [p for p in st.from_active() if p in out]
 
 
-def resolve_attack_drain(st: State, item: StackItem) -> None:
-    """508.5: "the defending player" of an attacking creature is the player it attacks, the planeswalker's
-    controller or the battle's protector; 310.8d when that protector is not the battle's controller ("バトルを守る
-    者がそのコントローラーでない場合")."""
-    target = item.data["target"]
-    who = st.defending_for(target) if target is not None else None
-    battle = target in st.board.cards and st.is_battle(st.card(target))
-    not_controller = battle and st.card(target).props.get("protector") != st.card(target).controller
-    st.trace.emit("resolved", st.c("508.1m"), card=item.card, ability="attack_drain", player=item.controller)
-    if who is not None and who not in st.lost:
-        lose_life(st, who, item.data["n"], st.c("310.8d" if not_controller else "508.5"))
-
-
 # -- declare blockers ------------------------------------------------------------------------
 
 
@@ -149,15 +141,15 @@ def _may_block(st: State, player: str, attacker: str) -> None:
     cb = st.combat
     target = cb.attackers.get(attacker)
     if attacker not in cb.attackers:
-        raise Refusal("not_an_attacker", f"{attacker} is not attacking", clause=st.c("509.1a"))
+        raise Refusal("not_an_attacker", f"{attacker} is not attacking", clause=st.c(CR509_1A))
     if target in st.board.cards and st.is_battle(st.card(target)):
         prot = st.card(target).props.get("protector")
         if not (player == prot or (st.two_headed and prot is not None and st.teammates(player, prot))):
-            raise Refusal("not_protector", f"{player} does not protect {target}", clause=st.c("310.8c"))
+            raise Refusal("not_protector", f"{player} does not protect {target}", clause=st.c(CR310_8C))
         return
     who = st.defending_for(target) if target is not None else None
     if not (player == who or (st.two_headed and who is not None and st.teammates(player, who))):
-        raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=st.c("509.1a"))
+        raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=st.c(CR509_1A))
 
 
 def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
@@ -169,23 +161,23 @@ def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
                 raise Refusal("unknown_object", f"no card {bid!r} or {aid!r}")
             b = st.card(bid)
             if b.zone != "battlefield" or b.controller != player:
-                raise Refusal("blocker_not_yours", f"{bid} is not {player}'s", clause=st.c("509.1a"))
+                raise Refusal("blocker_not_yours", f"{bid} is not {player}'s", clause=st.c(CR509_1A))
             if st.is_battle(b):
-                raise Refusal("battle_cant_block", f"{bid} is a battle", clause=st.c("summary.no-combat"))
+                raise Refusal("battle_cant_block", f"{bid} is a battle", clause=st.c(SUMMARY_NO_COMBAT))
             if not st.is_creature(b):
-                raise Refusal("not_a_creature", f"{bid} is not a creature", clause=st.c("509.1a"))
+                raise Refusal("not_a_creature", f"{bid} is not a creature", clause=st.c(CR509_1A))
             if b.tapped:
-                raise Refusal("blocker_tapped", f"{bid} is tapped", clause=st.c("509.1a"))
+                raise Refusal("blocker_tapped", f"{bid} is tapped", clause=st.c(CR509_1A))
             _may_block(st, player, aid)
             a = st.card(aid)
             if st.has(a, "flying") and not (st.has(b, "flying") or st.has(b, "reach")):
-                raise Refusal("flying", f"{aid} has flying", clause=st.c("509.1a"))
+                raise Refusal("flying", f"{aid} has flying", clause=st.c(CR509_1A))
         counts: dict[str, int] = {}
         for aid in list(so_far.values()) + list(d.args.values()):
             counts[aid] = counts.get(aid, 0) + 1
         for aid, n in counts.items():
             if n == 1 and st.has(st.card(aid), "menace"):
-                raise Refusal("menace", f"{aid} has menace", clause=st.c("509.1a"))
+                raise Refusal("menace", f"{aid} has menace", clause=st.c(CR509_1A))
         _check_requirements(st, player, so_far, d.args)
         return dict(d.args)
     return valid
@@ -242,7 +234,7 @@ def _check_requirements(st: State, player: str, so_far: dict[str, str], blocks: 
     if got < best:
         raise Refusal("block_requirements_not_maximized",
                       f"the blocks obey {got} block requirement(s); {best} can be obeyed without breaking a restriction",
-                      clause=st.c("509.1c"))
+                      clause=st.c(CR509_1C))
 
 
 def declare_blockers(st: State, script: Script) -> None:
@@ -254,7 +246,7 @@ def declare_blockers(st: State, script: Script) -> None:
             continue
         # 509.1a: one declaration, for attackers of the player, their planeswalkers and the battles they protect
         # 509.1c tags the decision when a block requirement bears on it (the declaration is then judged by it too)
-        clause = st.c("509.1c" if _requirements_apply(st, p) else "509.1a")
+        clause = st.c(CR509_1C if _requirements_apply(st, p) else CR509_1A)
         _, mine = script.decide(p, ("declare_blockers",), clause, _blockers_valid(st, p, blocks))
         blocks.update(mine)
     if blocks:
@@ -265,7 +257,7 @@ def declare_blockers(st: State, script: Script) -> None:
                 st.trace.emit("became_blocker", _blocker_clause(st, bid, target), card=bid, attacker=aid)
             for aid in dict.fromkeys(blocks.values()):
                 cb.blocked.add(aid)
-                st.trace.emit("blocked", st.c("509.1h"), card=aid)
+                st.trace.emit("blocked", st.c(CR509_1H), card=aid)
     priority_step(st, script)  # 509.2
 
 
@@ -275,8 +267,8 @@ def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
     ブロックに参加してよい"); any other block is 509.1g."""
     if target in st.board.cards and st.is_battle(st.card(target)):
         prot = st.card(target).props.get("protector")
-        return st.c("310.8c" if st.card(blocker).controller == prot else "summary.two-headed-giant")
-    return st.c("509.1g")
+        return st.c(CR310_8C if st.card(blocker).controller == prot else SUMMARY_TWO_HEADED_GIANT)
+    return st.c(CR509_1G)
 
 
 # -- combat damage ---------------------------------------------------------------------------
@@ -288,11 +280,11 @@ def _assignment_valid(st: State, multi: dict[str, list[str]]):
             raise Refusal("malformed_decision", f"assign damage for exactly {sorted(multi)}")
         for aid, split in d.args.items():
             if not isinstance(split, dict) or set(split) - set(multi[aid]):
-                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers", clause=st.c("510.1c"))
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers", clause=st.c(CR510_1C))
             power, _ = st.pt(st.card(aid))
             amounts = list(split.values())
             if any(not isinstance(n, int) or n < 0 for n in amounts) or sum(amounts) != max(power, 0):
-                raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=st.c("510.1c"))
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=st.c(CR510_1C))
             if st.ruleset in FREE_DAMAGE_DIVISION:
                 continue  # current 510.1c: "divided as its controller chooses among them"
             order = list(split)  # 20231117.0: the damage assignment order; lethal to each before the next
@@ -301,7 +293,7 @@ def _assignment_valid(st: State, multi: dict[str, list[str]]):
                 lethal = st.pt(b)[1] - b.props.get("damage", 0)
                 if split[bid] < lethal and any(split[x] > 0 for x in order[i + 1:]):
                     raise Refusal("illegal_damage_assignment", f"{bid} must be assigned lethal damage first",
-                                  clause=st.c("510.1c"))
+                                  clause=st.c(CR510_1C))
         return d.args
     return valid
 
@@ -315,7 +307,7 @@ def combat_damage(st: State, script: Script) -> None:
     multi = {a: bs for a, bs in blockers_of.items() if len(bs) > 1 and a in cb.attackers}
     split: dict[str, dict[str, int]] = {}
     if multi:
-        _, split = script.decide(st.active, ("assign_combat_damage",), st.c("510.1c"), _assignment_valid(st, multi))
+        _, split = script.decide(st.active, ("assign_combat_damage",), st.c(CR510_1C), _assignment_valid(st, multi))
     assignments: list[tuple[str, str, int]] = []
     for aid, target in cb.attackers.items():
         power = st.pt(st.card(aid))[0]
@@ -344,10 +336,10 @@ def combat_damage(st: State, script: Script) -> None:
 def _damage_clause(st: State, src: str, tgt: str, battle: bool) -> str:
     cb = st.combat
     if src in cb.blockers:
-        return st.c("510.1a")
+        return st.c(CR510_1A)
     if src in cb.blocked:
-        return st.c("510.1c")
-    return st.c("summary.attack-battle" if battle else "510.1b")
+        return st.c(CR510_1C)
+    return st.c(SUMMARY_ATTACK_BATTLE if battle else CR510_1B)
 
 
 def end_of_combat(st: State, script: Script) -> None:
@@ -355,7 +347,7 @@ def end_of_combat(st: State, script: Script) -> None:
     then (at the next priority point) 310.10 may apply to battles no longer attacked."""
     st.step = "end_combat"
     priority_step(st, script)
-    st.trace.emit("combat_ended", st.c("511.3"), player=st.active)
+    st.trace.emit("combat_ended", st.c(CR511_3), player=st.active)
     st.combat = None
 
 

@@ -1,5 +1,5 @@
 """Magic's pseudo-legal decisions, for :mod:`oracle.core.legality` (which filters them through the engine's
-own validators in ``combat.py``, ``stack.py`` and ``battles.py``: no rule is repeated here).
+own validators in ``combat.py``, ``casting.py`` and ``battles.py``: no rule is repeated here).
 
 Candidates per kind (finite; the validators keep the legal ones):
 - ``cast``: every card in the deciding player's hand (601.2a), with 0, 1 or 2 distinct targets among the
