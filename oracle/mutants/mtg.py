@@ -185,6 +185,16 @@ def _blocked_attacker_hits_battle(original: Any) -> Any:
     return combat_damage
 
 
+def _one_combat_damage_step(original: Any) -> Any:
+    g = original.__globals__
+
+    def combat_damage(st: Any, script: Any) -> None:
+        st.step = "combat_damage"
+        st.combat.damage_step = "only"  # read: first strike changes nothing; all combat damage is dealt at once
+        g["_damage_step"](st, script)
+    return combat_damage
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("mtg-protector-attacks-own-battle", "mtg", "mtg:310.8b",
            "310.8b バトルを守る者は、それを攻撃できない。",
@@ -250,4 +260,13 @@ MUTANTS: tuple[Mutant, ...] = (
            "ブロックされなかった場合は「選んだ攻撃先へ戦闘ダメージを割り振る」ことになる。",
            "a blocked creature attacking a battle still deals its combat damage to the battle",
            (Patch(COMBAT + "combat_damage", _blocked_attacker_hits_battle),)),
+    Mutant("mtg-first-strike-one-damage-step", "mtg", "mtg:702.7b",
+           "the only creatures that assign combat damage in that step are those with first strike or double strike.",
+           "first and double strike change nothing: every creature deals its combat damage in one step",
+           (Patch(COMBAT + "combat_damage", _one_combat_damage_step),)),
+    Mutant("mtg-trample-before-lethal", "mtg", "mtg:702.19b",
+           "Once all those blocking creatures are assigned lethal damage, any excess damage is assigned as its controller "
+           "chooses among those blocking creatures and the player, planeswalker, or battle the creature is attacking.",
+           "a trampler may assign damage to what it attacks before its blockers are assigned lethal damage",
+           (Patch(COMBAT + "_assignment_valid", _validator_accepting("trample_before_lethal")),)),
 )

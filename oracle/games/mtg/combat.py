@@ -16,6 +16,7 @@ from .requirements import most_obeyable, obeyed
 from .priority import priority_step
 from .state import Combat, StackItem, State
 from .clauses import (
+    CR510_4, CR702_4B, CR702_7B, CR702_19B, CR702_19D,
     CR310_8B, CR310_8C, CR310_8D, CR506_2, CR506_2A, CR508_1, CR508_1A, CR508_1B, CR508_1F, CR508_1K, CR508_1M,
     CR509_1A, CR509_1C, CR509_1G, CR509_1H, CR510_1A, CR510_1B, CR510_1C, CR511_3, SUMMARY_ATTACK_BATTLE,
     SUMMARY_NO_COMBAT, SUMMARY_TWO_HEADED_GIANT,
@@ -274,67 +275,145 @@ def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
 # -- combat damage ---------------------------------------------------------------------------
 
 
-def _assignment_valid(st: State, multi: dict[str, list[str]]):
+def _lethal(st: State, bid: str) -> int:
+    """702.19b: lethal damage, taking into account damage already marked on the creature (a blocker blocks one
+    attacker here, so no other creature assigns it damage in the same step)."""
+    b = st.card(bid)
+    return max(st.pt(b)[1] - b.props.get("damage", 0), 0)
+
+
+def deals_damage_now(st: State, cid: str) -> bool:
+    """510.4/702.7b/702.4b: in a combat with a first-strike combat damage step, only creatures with first strike
+    or double strike assign damage in the first step; in the second, the remaining attackers and blockers that had
+    neither as the first step began, and those that currently have double strike."""
+    cb = st.combat
+    if cb.damage_step == "first":
+        return cid in cb.struck_first
+    if cb.damage_step == "second":
+        return cid not in cb.struck_first or st.has(st.card(cid), "double_strike")
+    return True
+
+
+def blockers_of(st: State) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for bid, aid in st.combat.blockers.items():
+        out.setdefault(aid, []).append(bid)
+    return out
+
+
+def assignment_choices(st: State) -> dict[str, list[str]]:
+    """The attackers whose damage assignment is a decision in this combat damage step, with whom each may assign
+    damage to: a blocked creature with two or more blockers (510.1c) among them, and a blocked creature with
+    trample whose power exceeds the lethal damage of its blockers (702.19b), among them and what it attacks."""
+    cb = st.combat
+    out: dict[str, list[str]] = {}
+    for aid, bs in blockers_of(st).items():
+        if aid not in cb.attackers or aid not in cb.blocked or not deals_damage_now(st, aid):
+            continue
+        power = st.pt(st.card(aid))[0]
+        if power <= 0:
+            continue  # 510.1a
+        target = cb.attackers[aid]
+        trample = st.has(st.card(aid), "trample") and target is not None
+        if len(bs) > 1 or (trample and power > sum(_lethal(st, b) for b in bs)):
+            out[aid] = bs + ([target] if trample else [])
+    return out
+
+
+def _assignment_valid(st: State, choices: dict[str, list[str]]):
     def valid(d) -> dict[str, dict[str, int]]:
-        if not isinstance(d.args, dict) or set(d.args) != set(multi):
-            raise Refusal("malformed_decision", f"assign damage for exactly {sorted(multi)}")
+        if not isinstance(d.args, dict) or set(d.args) != set(choices):
+            raise Refusal("malformed_decision", f"assign damage for exactly {sorted(choices)}")
         for aid, split in d.args.items():
-            if not isinstance(split, dict) or set(split) - set(multi[aid]):
-                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers", clause=st.c(CR510_1C))
+            if not isinstance(split, dict) or set(split) - set(choices[aid]):
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers"
+                              + (" and what it attacks" if st.has(st.card(aid), "trample") else ""),
+                              clause=st.c(CR510_1C))
             power, _ = st.pt(st.card(aid))
             amounts = list(split.values())
             if any(not isinstance(n, int) or n < 0 for n in amounts) or sum(amounts) != max(power, 0):
                 raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=st.c(CR510_1C))
-            if st.ruleset in FREE_DAMAGE_DIVISION:
-                continue  # current 510.1c: "divided as its controller chooses among them"
-            order = list(split)  # 20231117.0: the damage assignment order; lethal to each before the next
-            for i, bid in enumerate(order[:-1]):
-                b = st.card(bid)
-                lethal = st.pt(b)[1] - b.props.get("damage", 0)
-                if split[bid] < lethal and any(split[x] > 0 for x in order[i + 1:]):
-                    raise Refusal("illegal_damage_assignment", f"{bid} must be assigned lethal damage first",
-                                  clause=st.c(CR510_1C))
+            target = st.combat.attackers.get(aid)
+            order = [x for x in split if x != target]  # the blockers, in the order written
+            if st.ruleset not in FREE_DAMAGE_DIVISION:
+                # 20231117.0: the damage assignment order; lethal to each before the next
+                for i, bid in enumerate(order[:-1]):
+                    if split[bid] < _lethal(st, bid) and any(split[x] > 0 for x in order[i + 1:]):
+                        raise Refusal("illegal_damage_assignment", f"{bid} must be assigned lethal damage first",
+                                      clause=st.c(CR510_1C))
+            if split.get(target, 0) > 0:
+                short = [b for b in choices[aid] if b != target and split.get(b, 0) < _lethal(st, b)]
+                if short:
+                    raise Refusal("trample_before_lethal", f"{aid} assigns damage to {target} before lethal damage "
+                                  f"to {', '.join(short)}", clause=CR702_19B)
         return d.args
     return valid
 
 
 def combat_damage(st: State, script: Script) -> None:
+    """510: one combat damage step, or two when an attacking or blocking creature has first strike or double
+    strike as it begins (510.4/702.7b/702.4b); each ends with priority (510.3)."""
     st.step = "combat_damage"
     cb = st.combat
-    blockers_of: dict[str, list[str]] = {}
-    for bid, aid in cb.blockers.items():
-        blockers_of.setdefault(aid, []).append(bid)
-    multi = {a: bs for a, bs in blockers_of.items() if len(bs) > 1 and a in cb.attackers}
+    cb.struck_first = {c for c in [*cb.attackers, *cb.blockers]
+                       if st.has(st.card(c), "first_strike") or st.has(st.card(c), "double_strike")}
+    if not cb.struck_first:
+        cb.damage_step = "only"
+        _damage_step(st, script)
+        return
+    cb.damage_step = "first"
+    _damage_step(st, script)
+    cb.damage_step = "second"
+    _damage_step(st, script)
+
+
+def _damage_step(st: State, script: Script) -> None:
+    """510.1: the damage assignment (a decision where it is a choice), then 510.2: all of it dealt at once."""
+    cb = st.combat
+    choices = assignment_choices(st)
     split: dict[str, dict[str, int]] = {}
-    if multi:
-        _, split = script.decide(st.active, ("assign_combat_damage",), st.c(CR510_1C), _assignment_valid(st, multi))
-    assignments: list[tuple[str, str, int]] = []
+    if choices:
+        clause = CR702_19B if all(len([x for x in r if x in cb.blockers]) == 1 for r in choices.values()) else CR510_1C
+        _, split = script.decide(st.active, ("assign_combat_damage",), st.c(clause), _assignment_valid(st, choices))
+    blocked_by = blockers_of(st)
+    assignments: list[tuple[str, str, int, str | None]] = []  # source, recipient, amount, trample clause
     for aid, target in cb.attackers.items():
+        if not deals_damage_now(st, aid):
+            continue
         power = st.pt(st.card(aid))[0]
         if power <= 0:
             continue  # 510.1a
         if aid in cb.blocked:
-            bs = [b for b in blockers_of.get(aid, []) if b in cb.blockers]
+            bs = blocked_by.get(aid, [])
             if aid in split:
-                assignments += [(aid, b, n) for b, n in split[aid].items()]
+                assignments += [(aid, x, n, CR702_19B if x == target else None) for x, n in split[aid].items()]
             elif bs:
-                assignments.append((aid, bs[0], power))
+                assignments.append((aid, bs[0], power, None))
+            elif st.has(st.card(aid), "trample") and target is not None:
+                assignments.append((aid, target, power, CR702_19D))  # 702.19d: no creatures blocking it
         elif target is not None:
-            assignments.append((aid, target, power))  # 510.1b
+            assignments.append((aid, target, power, None))  # 510.1b
     for bid, aid in cb.blockers.items():
+        if not deals_damage_now(st, bid):
+            continue
         power = st.pt(st.card(bid))[0]
         if power > 0 and aid in cb.attackers:
-            assignments.append((bid, aid, power))
+            assignments.append((bid, aid, power, None))
     if assignments:
         with st.trace.simultaneous():  # 510.2: all combat damage is dealt at once
-            for src, tgt, n in assignments:
+            for src, tgt, n, trample in assignments:
                 battle = tgt in st.board.cards and st.is_battle(st.card(tgt))
-                deal(st, src, tgt, n, combat=True, clause=_damage_clause(st, src, tgt, battle))
+                clause = st.c(trample) if trample else _damage_clause(st, src, tgt, battle)
+                deal(st, src, tgt, n, combat=True, clause=clause)
     priority_step(st, script)  # 510.3
 
 
 def _damage_clause(st: State, src: str, tgt: str, battle: bool) -> str:
     cb = st.combat
+    if cb.damage_step in ("first", "second"):  # 510.4: the rule that lets this creature deal damage in this step
+        if st.has(st.card(src), "double_strike"):
+            return st.c(CR702_4B)
+        return st.c(CR702_7B if cb.damage_step == "first" else CR510_4)
     if src in cb.blockers:
         return st.c(CR510_1A)
     if src in cb.blocked:

@@ -11,9 +11,11 @@ Candidates per kind (finite; the validators keep the legal ones):
   or a permanent (508.1a, 508.1b, 310.8b), as a set of pairs.
 - ``declare_blockers``: every map of some of the deciding player's permanents to an attacking creature
   (509.1a), as a set of pairs.
-- ``assign_combat_damage``: for every attacker blocked by two or more creatures, every order of its
-  blockers and every split of its power among them in whole non-negative amounts (510.1c: the amounts
-  are finite because they add up to its power); the order as written is part of the decision.
+- ``assign_combat_damage``: for every attacker whose assignment is a choice in this combat damage step
+  (combat.assignment_choices: blocked by two or more creatures, 510.1c; or a trampler whose power exceeds its
+  blockers' lethal damage, 702.19b), every order of its recipients (its blockers, and for a trampler what it
+  attacks) and every split of its power among them in whole non-negative amounts (finite: they add up to its
+  power); the order as written is part of the decision.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any, Hashable, Iterator
 
 from ...core.legality import assignments, freeze
 from ...core.script import DecisionPoint
+from .combat import assignment_choices
 from .state import State
 
 ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers", "declare_blockers", "assign_combat_damage"})
@@ -41,17 +44,12 @@ def _splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
 
 
 def _damage_assignments(st: State) -> Iterator[dict[str, dict[str, int]]]:
-    cb = st.combat
-    blockers_of: dict[str, list[str]] = {}
-    for bid, aid in (cb.blockers.items() if cb else ()):
-        blockers_of.setdefault(aid, []).append(bid)
     per_attacker = []
-    for aid, bids in blockers_of.items():
-        if len(bids) < 2:
-            continue
+    for aid, recipients in assignment_choices(st).items():
         power = max(st.pt(st.card(aid))[0], 0)
         per_attacker.append([(aid, dict(zip(order, amounts)))
-                             for order in itertools.permutations(bids) for amounts in _splits(power, len(bids))])
+                             for order in itertools.permutations(recipients)
+                             for amounts in _splits(power, len(recipients))])
     for combo in itertools.product(*per_attacker):
         yield dict(combo)
 

@@ -34,6 +34,8 @@ class Combat:
     blockers: dict[str, str] = field(default_factory=dict)       # blocker -> attacker
     blocked: set[str] = field(default_factory=set)
     defending: list[str] = field(default_factory=list)
+    damage_step: str | None = None  # None | "only" | "first" | "second" (510.4: a first-strike combat damage step)
+    struck_first: set[str] = field(default_factory=set)  # 510.4: had first or double strike as the first step began
 
 
 @dataclass(slots=True)

@@ -61,10 +61,12 @@ DECISIONS = specs(
                  "508.1a/b: the active player's attack declaration"),
     DecisionSpec("declare_blockers", "{blocker: attacker, ...} ({} for none)",
                  "509.1a: each defending player in turn order declares blocks for the creatures they control"),
-    DecisionSpec("assign_combat_damage", "{attacker: {blocker: amount, ...}, ...}",
+    DecisionSpec("assign_combat_damage", "{attacker: {blocker or attacked player/permanent: amount, ...}, ...}",
                  "510.1c: the attacking player divides the damage of each creature blocked by two or more "
                  "(cr-20231117: in the damage assignment order they list, lethal to each before the next; "
-                 "cr-20260807: as they choose)"),
+                 "cr-20260807: as they choose); 702.19b: a blocked creature with trample whose power exceeds its "
+                 "blockers' lethal damage may also assign to what it attacks, once each blocker has lethal damage. "
+                 "Asked in each combat damage step (510.4: two with first or double strike) where it is a choice"),
     DecisionSpec("cast_transformed", "bool | {targets: [id, ...]}",
                  "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
                  "mana cost; a back face with a target is given it as it is cast (601.2c): {targets: [...]}"),
@@ -97,6 +99,8 @@ REASONS = {
     "block_requirements_not_maximized": "509.1c: the blocks obey fewer requirements (must be blocked, all able to "
                                         "block it do so, blocks each combat if able) than a declaration breaking no "
                                         "restriction could",
+    "trample_before_lethal": "702.19b: damage is assigned to what a trampler attacks only once all its blockers are "
+                             "assigned lethal damage",
     "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
 }
 
@@ -112,6 +116,12 @@ ABILITIES = specs(
                 "per creature able to block it)", "CR 509.1c"),
     AbilitySpec("blocks_each_combat", "", "509.1c requirement: this creature blocks each combat if able (obeyed when "
                 "it blocks any attacker)", "CR 509.1c"),
+    AbilitySpec("first_strike", "", "702.7b: deals combat damage in a first combat damage step, before creatures "
+                "without first strike or double strike (510.4)", "CR 702.7"),
+    AbilitySpec("double_strike", "", "702.4b: deals combat damage in both the first-strike and the regular combat "
+                "damage step (510.4)", "CR 702.4"),
+    AbilitySpec("trample", "", "702.19b: once its blockers are assigned lethal damage, the excess may be assigned to "
+                "the player, planeswalker or battle it attacks; 702.19d: with no blockers left, all of it", "CR 702.19"),
     AbilitySpec("haste", "", "702.10: can attack the turn it comes under your control", "CR 702.10"),
     AbilitySpec("vigilance", "", "702.20: attacking doesn't cause it to tap", "CR 702.20"),
     AbilitySpec("deal_damage", "int", "spell: deals N damage to any target (115.4: a battle is a legal 'any target')",
