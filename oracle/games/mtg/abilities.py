@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...core.board import normalize_abilities
-from ...core.script import Script
+from ...core.script import Refusal, Script
 from . import sba
 from .casting import put_spell, transformed_cast
 from .clauses import (
+    CR121_1, CR122_1A, CR400_7, CR701_34A,
     CR310_4C, CR310_8D, CR310_8G, CR310_11B, CR506_4, CR508_1M, CR508_5, CR613_1B, CR613_1D, CR707_2,
     RULING_REMOVED_FROM_COMBAT, SUMMARY_ANY_TARGET, SUMMARY_NO_COMBAT,
 )
@@ -97,6 +98,67 @@ def _add_defense(st: State, script: Script, item: StackItem, n: int) -> None:
     st.trace.emit("counters_placed", st.c(CR310_4C), card=c.id, kind="defense", count=n, defense=st.defense(c))
 
 
+def _put_p1p1_counters(st: State, script: Script, item: StackItem, n: int) -> None:
+    """122.1a: "A +X/+Y counter on a creature ... adds X to that object’s power and Y to that object’s toughness"."""
+    c = st.card(item.targets[0])
+    c.counters["+1/+1"] = c.counters.get("+1/+1", 0) + n
+    st.trace.emit("counters_placed", st.c(CR122_1A), card=c.id, kind="+1/+1", count=n, defense=None)
+
+
+def proliferate_valid(st: State, d: Any) -> list[str]:
+    """701.34a: "choose any number of permanents and/or players that have a counter" (players have none here)."""
+    chosen = d.args
+    if not isinstance(chosen, list) or not all(isinstance(x, str) for x in chosen) or len(set(chosen)) != len(chosen):
+        raise Refusal("malformed_decision", "proliferate takes a list of distinct permanent or player ids")
+    for x in chosen:
+        if x in st.board.players:
+            raise Refusal("no_counters", f"{x} has no counters", clause=st.c(CR701_34A))
+        if x not in st.board.cards or st.card(x).zone != "battlefield":
+            raise Refusal("unknown_object", f"no permanent {x!r}")
+        if not any(n > 0 for n in st.card(x).counters.values()):
+            raise Refusal("no_counters", f"{x} has no counters", clause=st.c(CR701_34A))
+    return list(chosen)
+
+
+def _proliferate(st: State, script: Script, item: StackItem, _: Any) -> None:
+    """701.34a: each chosen permanent gets one additional counter of each kind it already has (a battle: a defense
+    counter, 310.4c); one moment."""
+    _, chosen = script.decide(item.controller, ("proliferate",), st.c(CR701_34A), lambda d: proliferate_valid(st, d))
+    with st.trace.simultaneous():
+        for cid in chosen:
+            c = st.card(cid)
+            for kind in [k for k, n in c.counters.items() if n > 0]:
+                c.counters[kind] += 1
+                st.trace.emit("counters_placed", st.c(CR701_34A), card=cid, kind=kind, count=1,
+                              defense=st.defense(c) if st.is_battle(c) else None)
+
+
+def _draw(st: State, script: Script, item: StackItem, n: int) -> None:
+    """121.1: "A player draws a card by putting the top card of their library into their hand"; 121.2: several
+    draws are that many individual card draws (one ``drew`` event each). Drawing from an empty library draws
+    nothing here (121.4's loss is not modelled: mtg:A-draw)."""
+    player = item.controller
+    for _ in range(n):
+        library = st.board.zones[(player, "library")]
+        if not library:
+            return
+        cid = library.pop(0)
+        st.card(cid).zone = "hand"
+        st.board.zones[(player, "hand")].append(cid)
+        st.trace.emit("drew", st.c(CR121_1), player=player, count=1)
+
+
+def _return_to_hand(st: State, script: Script, item: StackItem, _: Any) -> None:
+    """"Return target permanent to its owner’s hand": 400.7, it becomes a new object (no counters, damage,
+    protector or combat role; an attacked battle's attackers attack nothing, 510.1b); a double-faced card is
+    front face up in the hand."""
+    c = st.card(item.targets[0])
+    sba.leave_battlefield(st, c.id, "hand", st.c(CR400_7))
+    if c.props.get("face") == "back":
+        c.props["face"] = "front"
+        c.abilities = normalize_abilities(st.cards_def.get(c.name or "", {}).get("abilities", []))
+
+
 SPELL_EFFECTS: dict[str, Callable[[State, Script, StackItem, Any], None]] = {
     "deal_damage": _deal_damage,
     "gain_control": _gain_control,
@@ -105,6 +167,10 @@ SPELL_EFFECTS: dict[str, Callable[[State, Script, StackItem, Any], None]] = {
     "become_creature": _become_creature,
     "become_artifact_creature": _become_artifact_creature,
     "add_defense": _add_defense,
+    "put_p1p1_counters": _put_p1p1_counters,
+    "proliferate": _proliferate,
+    "draw": _draw,
+    "return_to_hand": _return_to_hand,
 }
 
 

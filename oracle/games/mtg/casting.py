@@ -24,6 +24,10 @@ TARGETS: dict[str, int] = {
     "become_creature": 1,
     "become_artifact_creature": 1,
     "add_defense": 1,
+    "put_p1p1_counters": 1,
+    "proliferate": 0,
+    "draw": 0,
+    "return_to_hand": 1,
 }
 
 
@@ -50,6 +54,8 @@ def target_ok(st: State, effect: str | None, i: int, x: Any) -> bool:
         return st.is_creature(c)
     if effect == "add_defense":
         return st.is_battle(c)
+    if effect == "put_p1p1_counters":
+        return st.is_creature(c)
     return True
 
 

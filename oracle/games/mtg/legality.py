@@ -7,6 +7,7 @@ Candidates per kind (finite; the validators keep the legal ones):
 - ``pass``, ``end_main``: their one form; ``cast_transformed``: true or false, or ``{targets: [...]}`` with 1 or 2
   distinct targets among the players and the permanents (310.11b, 601.2c).
 - ``choose_protector``: every player (310.8a, 310.11a).
+- ``proliferate``: every set of distinct players and permanents (701.34a), as a set.
 - ``declare_attackers``: every map of some of the active player's permanents to an attack target, a player
   or a permanent (508.1a, 508.1b, 310.8b), as a set of pairs.
 - ``declare_blockers``: every map of some of the deciding player's permanents to an attacking creature
@@ -28,7 +29,8 @@ from ...core.script import DecisionPoint
 from .combat import assignment_choices
 from .state import State
 
-ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers", "declare_blockers", "assign_combat_damage"})
+ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers",
+                        "declare_blockers", "assign_combat_damage", "proliferate"})
 UNENUMERATED: dict[str, str] = {}
 """Every Magic decision of the engine has finitely many forms (damage splits add up to the power)."""
 
@@ -83,6 +85,11 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
             attackers = list(st.combat.attackers) if st.combat else []
             for blocks in assignments(mine, attackers):
                 yield kind, blocks
+        elif kind == "proliferate":  # every set of distinct players and permanents (701.34a), in one order
+            chosen = [*board.players, *permanents]
+            for n in range(len(chosen) + 1):
+                for subset in itertools.combinations(chosen, n):
+                    yield kind, list(subset)
         elif kind == "assign_combat_damage":
             for split in _damage_assignments(st):
                 yield kind, split
@@ -95,6 +102,8 @@ def key(kind: str, parsed: Any) -> Hashable:
         return frozenset((aid, tuple(split.items())) for aid, split in parsed.items())
     if kind == "cast":
         return parsed[0], tuple(parsed[1])
+    if kind == "proliferate":
+        return frozenset(parsed)
     if kind == "cast_transformed":  # None: not cast; a list: cast with these targets (in order)
         return None if parsed is None else tuple(parsed)
     return freeze(parsed)

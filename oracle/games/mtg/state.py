@@ -135,7 +135,8 @@ class State:
         t = c.props.get("toughness_set", d.get("toughness") or 0)
         for _kind, arg in c.props.get("pt_effects", []):  # the latest setting wins
             p, t = arg
-        return p, t
+        n = c.counters.get("+1/+1", 0)  # 122.1a, applied after effects that set P/T (613.4c)
+        return p + n, t + n
 
     def defense(self, c: Card) -> int:
         """310.4c on the battlefield: the defense counters; 310.4a elsewhere: the printed number."""

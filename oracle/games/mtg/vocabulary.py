@@ -67,6 +67,9 @@ DECISIONS = specs(
                  "cr-20260807: as they choose); 702.19b: a blocked creature with trample whose power exceeds its "
                  "blockers' lethal damage may also assign to what it attacks, once each blocker has lethal damage. "
                  "Asked in each combat damage step (510.4: two with first or double strike) where it is a choice"),
+    DecisionSpec("proliferate", "[permanent id, ...] ([] for none)",
+                 "701.34a: as a proliferate spell resolves, its controller chooses any number of permanents that "
+                 "have a counter"),
     DecisionSpec("cast_transformed", "bool | {targets: [id, ...]}",
                  "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
                  "mana cost; a back face with a target is given it as it is cast (601.2c): {targets: [...]}"),
@@ -99,6 +102,7 @@ REASONS = {
     "block_requirements_not_maximized": "509.1c: the blocks obey fewer requirements (must be blocked, all able to "
                                         "block it do so, blocks each combat if able) than a declaration breaking no "
                                         "restriction could",
+    "no_counters": "701.34a: proliferate chooses only permanents and players that have a counter",
     "trample_before_lethal": "702.19b: damage is assigned to what a trampler attacks only once all its blockers are "
                              "assigned lethal damage",
     "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
@@ -137,6 +141,13 @@ ABILITIES = specs(
                 "spell: target permanent becomes a P/T artifact creature and loses its other card types "
                 "(and their subtypes)", "synthetic"),
     AbilitySpec("add_defense", "int", "spell: put N defense counters on target battle", "synthetic"),
+    AbilitySpec("put_p1p1_counters", "int", "spell: put N +1/+1 counters on target creature (122.1a: each adds 1 to its "
+                "power and toughness)", "synthetic"),
+    AbilitySpec("proliferate", "", "spell: proliferate (701.34a: its controller chooses any number of permanents with "
+                "a counter; each gets one more counter of each kind it has, a battle a defense counter)", "synthetic"),
+    AbilitySpec("draw", "int", "spell: its controller draws N cards (121.1, one at a time: 121.2)", "synthetic"),
+    AbilitySpec("return_to_hand", "", "spell: return target permanent to its owner's hand (400.7: a new object)",
+                "synthetic"),
     AbilitySpec("attack_drain", "int",
                 "triggered: whenever this creature attacks, the defending player (for it) loses N life", "synthetic"),
 )
@@ -166,7 +177,7 @@ CARD_FIELDS = {
 }
 
 FIELD_EVENTS = {
-    "zone": ("moved", "cast"),
+    "zone": ("moved", "cast", "drew"),
     "controller": ("control_changed",),
     "face": ("cast",),
     "types": ("types_changed", "became_copy"),
@@ -179,8 +190,8 @@ FIELD_EVENTS = {
     "blocking": ("became_blocker", "removed_from_combat", "combat_ended"),
     "attached_to": ("unattached",),
     "damage": ("damaged",),
-    "power": ("types_changed", "became_copy"),
-    "toughness": ("types_changed", "became_copy"),
+    "power": ("types_changed", "became_copy", "counters_placed"),
+    "toughness": ("types_changed", "became_copy", "counters_placed"),
     "life": ("life_changed",),
     "lost": ("lost", "left_game"),
 }
