@@ -9,6 +9,8 @@ the Machine release notes. Each is in ``cases/mtg/rules.yaml`` (tests/games/test
 from __future__ import annotations
 
 # -- the Comprehensive Rules, in the seed's numbering (20231117.0) ---------------------------------
+CR104_2A = "mtg:104.2a"
+CR104_3A = "mtg:104.3a"
 CR117_3B = "mtg:117.3b"
 CR117_3D = "mtg:117.3d"
 CR121_1 = "mtg:121.1"

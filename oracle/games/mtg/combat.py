@@ -294,6 +294,14 @@ def deals_damage_now(st: State, cid: str) -> bool:
     return True
 
 
+def _recipient(st: State, aid: str) -> str | None:
+    """What attacker ``aid`` may assign damage to beyond its blockers: what it attacks, unless that is a player who
+    has left the game (800.4e: "If combat damage would be assigned to a player who has left the game, that damage
+    isn't assigned")."""
+    target = st.combat.attackers.get(aid)
+    return None if target in st.lost else target
+
+
 def blockers_of(st: State) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for bid, aid in st.combat.blockers.items():
@@ -313,7 +321,7 @@ def assignment_choices(st: State) -> dict[str, list[str]]:
         power = st.pt(st.card(aid))[0]
         if power <= 0:
             continue  # 510.1a
-        target = cb.attackers[aid]
+        target = _recipient(st, aid)
         trample = st.has(st.card(aid), "trample") and target is not None
         if len(bs) > 1 or (trample and power > sum(_lethal(st, b) for b in bs)):
             out[aid] = bs + ([target] if trample else [])
@@ -333,7 +341,7 @@ def _assignment_valid(st: State, choices: dict[str, list[str]]):
             amounts = list(split.values())
             if any(not isinstance(n, int) or n < 0 for n in amounts) or sum(amounts) != max(power, 0):
                 raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=st.c(CR510_1C))
-            target = st.combat.attackers.get(aid)
+            target = _recipient(st, aid)
             order = [x for x in split if x != target]  # the blockers, in the order written
             if st.ruleset not in FREE_DAMAGE_DIVISION:
                 # 20231117.0: the damage assignment order; lethal to each before the next
@@ -377,7 +385,8 @@ def _damage_step(st: State, script: Script) -> None:
         _, split = script.decide(st.active, ("assign_combat_damage",), st.c(clause), _assignment_valid(st, choices))
     blocked_by = blockers_of(st)
     assignments: list[tuple[str, str, int, str | None]] = []  # source, recipient, amount, trample clause
-    for aid, target in cb.attackers.items():
+    for aid in cb.attackers:
+        target = _recipient(st, aid)
         if not deals_damage_now(st, aid):
             continue
         power = st.pt(st.card(aid))[0]

@@ -4,7 +4,7 @@ own validators in ``combat.py``, ``casting.py`` and ``battles.py``: no rule is r
 Candidates per kind (finite; the validators keep the legal ones):
 - ``cast``: every card in the deciding player's hand (601.2a), with 0, 1 or 2 distinct targets among the
   players and the permanents (115.1; no spell of the pool takes more than two).
-- ``pass``, ``end_main``: their one form; ``cast_transformed``: true or false, or ``{targets: [...]}`` with 1 or 2
+- ``pass``, ``end_main``, ``concede``: their one form; ``cast_transformed``: true or false, or ``{targets: [...]}`` with 1 or 2
   distinct targets among the players and the permanents (310.11b, 601.2c).
 - ``choose_protector``: every player (310.8a, 310.11a).
 - ``proliferate``: every set of distinct players and permanents (701.34a), as a set.
@@ -30,7 +30,7 @@ from .combat import assignment_choices
 from .state import State
 
 ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers",
-                        "declare_blockers", "assign_combat_damage", "proliferate"})
+                        "declare_blockers", "assign_combat_damage", "proliferate", "concede"})
 UNENUMERATED: dict[str, str] = {}
 """Every Magic decision of the engine has finitely many forms (damage splits add up to the power)."""
 
@@ -61,7 +61,7 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
     mine = [c.id for c in st.battlefield() if c.controller == player]
     permanents = [c.id for c in st.battlefield()]
     for kind in point.kinds:
-        if kind in ("pass", "end_main"):
+        if kind in ("pass", "end_main", "concede"):
             yield kind, None
         elif kind == "cast_transformed":
             yield kind, True

@@ -60,6 +60,9 @@ def priority_round(st: State, script: Script, first: int = 0, passed: int = 0, o
             passes += 1
             i += 1
             continue
+        if parsed == CONCEDE:
+            players, i = _after_leaving(st, players, i, p)
+            continue
         put_spell(st, p, *parsed)
         settle(st, script)
         passes = 0
@@ -70,8 +73,25 @@ def priority_round(st: State, script: Script, first: int = 0, passed: int = 0, o
     return False
 
 
-def ask_priority(st: State, script: Script, p: str, clause: str) -> tuple[str, list[str]] | None:
-    """The decision of ``p``, who has priority: a cast, or None for a pass.
+PRIORITY = ("pass", "cast", "concede")
+CONCEDE = "concede"
+
+
+def _after_leaving(st: State, players: list[str], i: int, p: str) -> tuple[list[str], int]:
+    """``p`` conceded while holding priority: 800.4a, "priority passes to the next player in turn order who’s still
+    in the game" (the passes before it still count: all remaining players passing in succession ends the round).
+    The rest of a turn whose active player left (800.4j) is not modelled: the case ends there (mtg:A-concede)."""
+    sba.concede(st, p)  # a two-player game (or one team left) ends here: GameOver
+    if p == st.active:
+        raise OpenPoint()
+    k = i % len(players)
+    after = [q for q in players[k + 1:] + players[:k] if q not in st.lost]
+    now = st.from_active()
+    return now, now.index(after[0]) if after else 0
+
+
+def ask_priority(st: State, script: Script, p: str, clause: str) -> tuple[str, list[str]] | str | None:
+    """The decision of ``p``, who has priority: a cast, :data:`CONCEDE` (104.3a), or None for a pass.
 
     The shorthand (PROCEDURE.md): a pass may be left out of the script. When the next script entry is not a
     ``pass`` or ``cast`` of ``p``, ``p`` passes without a script entry (an implied pass, not traced). An
@@ -81,26 +101,28 @@ def ask_priority(st: State, script: Script, p: str, clause: str) -> tuple[str, l
     if d is None and script.at_end is not None:
         # a legality probe (oracle.core.legality) asks for the decision pending here: every priority point is
         # one, as in a script with every pass written out (rules.explicit_script)
-        script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
+        script.decide(p, PRIORITY, clause, lambda dd: _priority(st, p, dd), optional=True)
         raise OpenPoint()
     if d is None:
         if st.stack:
             raise OpenPoint()
         st.implied.append((script.cursor, p))
         return None
-    if d.player != p or d.kind not in ("pass", "cast"):
+    if d.player != p or d.kind not in PRIORITY:
         st.implied.append((script.cursor, p))
         return None
-    got = script.decide(p, ("pass", "cast"), clause, lambda dd: _priority(st, p, dd), optional=True)
+    got = script.decide(p, PRIORITY, clause, lambda dd: _priority(st, p, dd), optional=True)
     if got is None:  # every remaining entry was refused: the script ended at this open point
         if st.stack:
             raise OpenPoint()
         return None
     d, parsed = got
+    if d.kind == "concede":
+        return CONCEDE
     return None if d.kind == "pass" else parsed
 
 
 def _priority(st: State, p: str, d):
-    if d.kind == "pass":
+    if d.kind in ("pass", "concede"):
         return None
     return cast_validator(st, p)(d)

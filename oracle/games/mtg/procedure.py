@@ -17,6 +17,7 @@ from ...core.trace import Trace
 from ...errors import OpenPoint
 from ...model import CaseReply, CaseRequest
 from .combat import combat_damage, combat_phase, declare_blockers, defending_players, end_of_combat
+from . import sba
 from .casting import cast_validator, put_spell
 from .priority import priority_round, run_stack
 from .state import Combat, State, build
@@ -63,13 +64,16 @@ def main_phase(st: State, script: Script, step: str) -> None:
     st.step = step
     while True:
         run_stack(st, script)
-        got = script.decide(st.active, ("cast", "end_main"), st.c(CR117_3B if st.resolved else CR117_3D),
-                            lambda d: None if d.kind == "end_main" else cast_validator(st, st.active)(d),
+        got = script.decide(st.active, ("cast", "end_main", "concede"), st.c(CR117_3B if st.resolved else CR117_3D),
+                            lambda d: None if d.kind in ("end_main", "concede") else cast_validator(st, st.active)(d),
                             optional=True)
         if got is None:
             raise OpenPoint()
         d, parsed = got
         st.resolved = False
+        if d.kind == "concede":  # 104.3a; 800.4j (the turn going on without its active player) is not modelled
+            sba.concede(st, st.active)
+            raise OpenPoint()
         if d.kind == "end_main":
             if priority_round(st, script, first=1, passed=1):
                 return

@@ -12,6 +12,7 @@ from .battles import choose_protector, legal_protectors, set_protector
 from .editions import SIEGE_ONLY_TRIGGER_EXCEPTION
 from .state import State
 from .clauses import (
+    CR104_2A, CR104_3A,
     CR310_7, CR310_9, CR310_10, CR506_4, CR704_5A, CR704_5F, CR704_5G, CR704_5I, CR800_4A, CR20260807_310_7,
     CR20260807_310_8,
 )
@@ -132,18 +133,33 @@ def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str | None = 
         st.trace.emit("removed_from_combat", clause, card=cid)
 
 
-def _lose(st: State, player: str) -> None:
-    """800.4a: in a multiplayer game the loser leaves; the game ends when one team remains (104.2a)."""
+def concede(st: State, player: str) -> None:
+    """104.3a: "A player can concede the game at any time. A player who concedes leaves the game immediately. That
+    player loses the game." Not a state-based action: it happens as the player concedes (where they hold priority
+    here, mtg:A-concede); with teams the whole team leaves (810.8b). The game ends when one team remains (104.2a);
+    otherwise each leaves as 800.4a says (their creatures leave combat; a battle they protect keeps its attackers,
+    and gets a new protector by 310.10 once no creature attacks it)."""
+    leaving = [q for q in st.alive() if q == player or (st.two_headed and st.teammates(player, q))]
+    with st.trace.simultaneous():
+        for q in leaving:
+            st.trace.emit("lost", st.c(CR104_3A), player=q)
+    for q in leaving:
+        _lose(st, q, st.c(CR104_3A), st.c(CR104_2A))
+
+
+def _lose(st: State, player: str, clause: str | None = None, won_clause: str | None = None) -> None:
+    """800.4a: in a multiplayer game the loser leaves; the game ends when one team remains (104.2a). ``clause``:
+    the rule by which the player leaves (704.5a unless they conceded, 104.3a)."""
     st.lost.add(player)
     teams = {st.team[p] for p in st.alive()}
     if len(teams) <= 1:
         alive = st.alive()
         winner = alive[0] if alive else None
         if winner is not None:
-            st.trace.emit("won", st.c(CR704_5A), player=winner)
+            st.trace.emit("won", won_clause or st.c(CR704_5A), player=winner)
         raise GameOver(winner)
     if len(st.board.players) > 2:
-        st.trace.emit("left_game", st.c(CR704_5A), player=player)
+        st.trace.emit("left_game", clause or st.c(CR704_5A), player=player)
         if st.combat is not None:
             for cid in list(st.combat.attackers) + list(st.combat.blockers):
                 if st.card(cid).controller == player:

@@ -54,6 +54,10 @@ DECISIONS = specs(
     DecisionSpec("end_main", "null",
                  "the active player, with an empty stack in a main phase, moves on (to combat, or ends the turn "
                  "after the second main phase)"),
+    DecisionSpec("concede", "null",
+                 "104.3a: the player concedes, leaves the game at once and loses it (accepted where they hold priority "
+                 "or, as the active player, make their main-phase move: mtg:A-concede); with teams the whole team "
+                 "leaves (810.8b)"),
     DecisionSpec("choose_protector", "player",
                  "310.8a/310.11a/310.10: the battle's controller chooses its protector (asked for each such battle, "
                  "in the order they enter or need one)"),
