@@ -89,7 +89,10 @@ def test_adding_a_plain_card_to_a_graveyard_changes_nothing_observable(game, dat
 
     play: Play = data.draw(plays(game), label="play")
     setup = json.loads(json.dumps(play.setup))
-    player = list(setup["players"])[-1]
+    # the last player still in the game at the end: a player who leaves a multiplayer game takes the cards they
+    # own, their graveyard's included, out of the game (Magic 800.4a), which is observable
+    final_players = (play.reply.final or {}).get("players", {})
+    player = [*list(setup["players"])[-1:], *(p for p in setup["players"] if not final_players.get(p, {}).get("lost"))][-1]
     setup["players"][player].setdefault("graveyard", []).append({"id": "untouched", "card": plain})
     trace, final, winner = _observed(_play(play, setup, play.script))
     final["players"][player]["graveyard"].remove("untouched")
