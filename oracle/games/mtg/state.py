@@ -177,21 +177,20 @@ class State:
 # -- building the state of a case's setup ------------------------------------------------------
 
 def build(request: CaseRequest, trace: Trace) -> State:
-    """The state of the request's setup: the board through :func:`oracle.core.board.build_board`, each setup card
-    made by :func:`card_of_setup` (its ``place`` hook) and placed once the board exists."""
+    """The state of the request's setup: the board through :func:`oracle.core.board.build_board`, whose ``place``
+    hook takes each setup card; once the state exists (a battle's characteristics need it), each is made by
+    :func:`card_of_setup` and placed, in the setup's order."""
     setup = request.setup
     players = list(setup["players"])
     life = {p: (setup["players"][p].get("life") if setup["players"][p].get("life") is not None else 20)
             for p in players}
     team = {p: setup["players"][p].get("team") or p for p in players}
-    st = State(board=None, trace=trace, cards_def=request.cards, life=life, team=team,  # type: ignore[arg-type]
-               ruleset=request.ruleset)
+    given: list[tuple[dict[str, Any], str, str]] = []
+    board = build_board(setup, request.cards, ZONES, trace, place=lambda cs, pid, zone: given.append((cs, pid, zone)))
+    st = State(board=board, trace=trace, cards_def=request.cards, life=life, team=team, ruleset=request.ruleset)
     st.two_headed = len(set(team.values())) < len(players)
-    made: list[Card] = []
-    st.board = build_board(setup, request.cards, ZONES, trace,
-                           place=lambda cs, pid, zone: made.append(card_of_setup(st, cs, pid, zone)))
-    for c in made:  # Board.place files a battlefield card under its controller, others under the owner
-        st.board.place(c)
+    for cs, pid, zone in given:  # Board.place files a battlefield card under its controller, others under the owner
+        board.place(card_of_setup(st, cs, pid, zone))
     return st
 
 
