@@ -100,7 +100,7 @@ def ask_priority(st: State, script: Script, p: str, clause: str) -> tuple[str, l
     d = script.peek()
     if d is None and script.at_end is not None:
         # a legality probe (oracle.core.legality) asks for the decision pending here: every priority point is
-        # one, as in a script with every pass written out (rules.explicit_script)
+        # one, as in a script with every pass written out (procedure.explicit_script)
         script.decide(p, PRIORITY, clause, lambda dd: _priority(st, p, dd), optional=True)
         raise OpenPoint()
     if d is None:
