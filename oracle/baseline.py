@@ -44,7 +44,9 @@ class Baseline:
     cases: dict[str, str]
 
 
-class Change(NamedTuple):
+class StatusChange(NamedTuple):
+    """A case whose status in a run differs from the baseline's."""
+
     id: str
     was: str | None  # the baseline's status; None: not in the baseline
     now: str
@@ -52,9 +54,9 @@ class Change(NamedTuple):
 
 @dataclass(frozen=True)
 class Classification:
-    regressions: tuple[Change, ...] = ()    # worse than the baseline, or not in it and fail/error
-    newly_passing: tuple[Change, ...] = ()  # pass now, something else in the baseline
-    other_changes: tuple[Change, ...] = ()  # any other difference (e.g. fail -> skip)
+    regressions: tuple[StatusChange, ...] = ()    # worse than the baseline, or not in it and fail/error
+    newly_passing: tuple[StatusChange, ...] = ()  # pass now, something else in the baseline
+    other_changes: tuple[StatusChange, ...] = ()  # any other difference (e.g. fail -> skip)
     not_run: tuple[str, ...] = ()           # in the baseline, not among the statuses (not regressions)
 
 
@@ -70,20 +72,20 @@ def run_statuses(results: Results) -> dict[str, str]:
 
 def classify(statuses: Mapping[str, str], baseline: Baseline) -> Classification:
     """Statuses (case id -> status, in run order) against the baseline."""
-    regressions: list[Change] = []
-    newly: list[Change] = []
-    other: list[Change] = []
+    regressions: list[StatusChange] = []
+    newly: list[StatusChange] = []
+    other: list[StatusChange] = []
     for cid, now in statuses.items():
         was = baseline.cases.get(cid)
         if was is None:
             if now in BAD:
-                regressions.append(Change(cid, None, now))
+                regressions.append(StatusChange(cid, None, now))
         elif RANK[now] < RANK[was]:
-            regressions.append(Change(cid, was, now))
+            regressions.append(StatusChange(cid, was, now))
         elif now == "pass" and was != "pass":
-            newly.append(Change(cid, was, now))
+            newly.append(StatusChange(cid, was, now))
         elif now != was:
-            other.append(Change(cid, was, now))
+            other.append(StatusChange(cid, was, now))
     not_run = tuple(cid for cid in baseline.cases if cid not in statuses)
     return Classification(tuple(regressions), tuple(newly), tuple(other), not_run)
 

@@ -67,7 +67,7 @@ def _catalog(game: str, extra=()):
 
 def print_board(console: Console, case, extra=()) -> None:
     from .loader import load_cards
-    from .reports.board import board_view
+    from .reports.board_view import board_view
 
     try:
         pool = load_cards(case.game, None, extra)

@@ -409,7 +409,8 @@ class Case(Frozen):
     title: str = Field(min_length=1)
     source: Source
     rules: list[str] = Field(min_length=1, description="Clause ids exercised")
-    features: list[str] = Field(default_factory=list)
+    features: list[str] = Field(default_factory=list, description="Free tags the suite chooses: matched by -k and "
+                                "pytest keywords, shown in the report")
     assumptions: list[str] = Field(default_factory=list, description="Ids of catalog assumptions relied on")
     ambiguity: str | None = Field(default=None, description="Where the source is ambiguous, said so")
     setup: Setup

@@ -37,7 +37,9 @@ class Point:
 
 
 @dataclass(frozen=True)
-class Change:
+class VersionChange:
+    """A case whose status changed from one version of the engine to the next."""
+
     id: str
     game: str
     title: str
@@ -52,12 +54,12 @@ class History:
     engine: str
     games: list[str]
     points: list[Point]
-    changes: list[Change] = field(default_factory=list)
+    changes: list[VersionChange] = field(default_factory=list)
     failing: list[tuple[str, str, str, str, str]] = field(default_factory=list)  # in the latest: id, game, title, status, since
     chart: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def started_failing(self) -> list[Change]:
+    def started_failing(self) -> list[VersionChange]:
         """Changes from not failing to failing: where each regression first appeared."""
         return [c for c in self.changes if c.now in FAILING and c.was not in FAILING]
 
@@ -119,7 +121,7 @@ def _history(name: str, group: list[EngineRun], games: list[str]) -> History:
             else:
                 since.pop(cid, None)
             some = b or a
-            hist.changes.append(Change(cid, some.game, some.title or "", label, was, now, since.get(cid)))
+            hist.changes.append(VersionChange(cid, some.game, some.title or "", label, was, now, since.get(cid)))
     last = group[-1]
     hist.failing = [(cid, c.game, c.title or "", c.status, since.get(cid, "")) for cid, c in last.cases.items()
                     if c.status in FAILING]

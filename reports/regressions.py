@@ -16,7 +16,7 @@ from oracle.baseline import Baseline, BaselineError, classify, load_baseline
 
 from .runs import EngineRun
 
-__all__ = ["Baseline", "BaselineError", "Change", "Diff", "diff", "resolve"]
+__all__ = ["Baseline", "BaselineError", "EngineChange", "Diff", "diff", "resolve"]
 
 
 def resolve(source: str | Path | Baseline) -> Baseline:
@@ -29,7 +29,9 @@ def resolve(source: str | Path | Baseline) -> Baseline:
 
 
 @dataclass(frozen=True)
-class Change:
+class EngineChange:
+    """A case whose status in one engine's run (a report column) differs from the baseline."""
+
     engine: str  # the run's column key
     id: str
     game: str
@@ -43,10 +45,10 @@ class Diff:
     baseline: Baseline
     applies_to: list[str]  # the run keys the baseline is compared with
     note: str              # which engines it applies to, and why
-    regressions: list[Change] = field(default_factory=list)
-    fixed: list[Change] = field(default_factory=list)
-    changed: list[Change] = field(default_factory=list)
-    missing: list[Change] = field(default_factory=list)
+    regressions: list[EngineChange] = field(default_factory=list)
+    fixed: list[EngineChange] = field(default_factory=list)
+    changed: list[EngineChange] = field(default_factory=list)
+    missing: list[EngineChange] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -67,9 +69,9 @@ def _scope(baseline: Baseline, runs: Sequence[EngineRun]) -> tuple[list[str], st
     return named, f"The baseline was recorded for engine {baseline.engine} and is applied to it only."
 
 
-def _change(run: EngineRun, cid: str, was: str | None, now: str | None) -> Change:
+def _change(run: EngineRun, cid: str, was: str | None, now: str | None) -> EngineChange:
     c = run.cases.get(cid)
-    return Change(run.key, cid, c.game if c else "", (c.title or "") if c else "", was, now)
+    return EngineChange(run.key, cid, c.game if c else "", (c.title or "") if c else "", was, now)
 
 
 def diff(baseline: Baseline, runs: Sequence[EngineRun]) -> Diff:

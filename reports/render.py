@@ -31,7 +31,7 @@ from oracle.model import STATUSES, Catalog, Results
 from oracle.portable import Portable
 
 from . import regressions
-from .board import board_view, script_view
+from .board_view import board_view, script_view
 from .coverage import game_coverage, load_catalogs
 from .history import histories
 from .kill import kill_view

@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 CI = REPO / "docs" / "ci"
 ENGINES = REPO / "tests" / "engines"
 sys.path.insert(0, str(ENGINES))
-import versioned_engine as ve  # noqa: E402
+import versioned_engine as ve
 
 TIMING = ("started", "finished", "duration")
 

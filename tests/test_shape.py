@@ -114,10 +114,7 @@ def test_importing_the_package_imports_none_of_its_modules():
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {"oracle": ROOT / "oracle", "oracle.generators": ROOT / "generators", "oracle.reports": ROOT / "reports"}
-CYCLES_NOT_YET = [
-    # oracle/games/* is being reshaped in another branch (issue 16's one layout: split mtg/stack.py)
-    ["oracle.games.ijinden.abilities", "oracle.games.ijinden.rules"],
-]
+CYCLES_NOT_YET: list[list[str]] = []
 
 
 def _source_modules() -> dict[str, tuple[Path, bool]]:
@@ -205,15 +202,7 @@ def test_no_import_cycle_between_modules():
 
 # -- names that say one thing ----------------------------------------------------------------------------
 
-SAME_NAME_NOT_YET = {
-    # two things under one name, left for later (each in a room another branch is changing this session)
-    "Board": ["oracle.core.board", "oracle.smt.boards"],       # the reference board vs Z3's board model
-    "Card": ["oracle.core.board", "oracle.smt.boards"],
-    "Change": ["oracle.baseline", "oracle.reports.history", "oracle.reports.regressions"],
-    "Pending": ["oracle.core.legality", "oracle.games.ijinden.abilities"],
-    "Step": ["oracle.model", "oracle.smt.order"],
-    "Verdict": ["oracle.core.legality", "oracle.harness.compare"],
-}
+SAME_NAME_NOT_YET: dict[str, list[str]] = {}
 
 
 def _top_level_classes() -> dict[str, list[str]]:
@@ -235,3 +224,89 @@ def _one_role_per_game(modules: list[str]) -> bool:
 def test_no_two_modules_define_a_class_of_the_same_name():
     twice = {k: v for k, v in _top_level_classes().items() if len(v) > 1 and not _one_role_per_game(v)}
     assert twice == SAME_NAME_NOT_YET, "one class name, two things (or SAME_NAME_NOT_YET is out of date)"
+
+
+ONE_ROLE_MODULES = {
+    "game": "the Game interface (core) and each game's registry entry",
+    "vocabulary": "the vocabulary types (core) and each game's closed lists",
+    "legality": "the legality API (core) and each game's candidates",
+    "clauses": "a game's clause ids", "state": "a game's state", "procedure": "a game's procedure",
+    "abilities": "a game's abilities and effects", "editions": "a game's rulesets",
+    "cli": "a command's arguments and entry (tcg-oracle, mutants, prove, report)",
+    "bench": "figures for tcg-oracle bench (its table, z3's, the report's render time)",
+    "errors": "the error tree (oracle.errors; oracle.core.errors re-exports it)",
+    "model": "a package's typed data (the protocol and files; a mutant)",
+    "engine": "an Engine (the reference; a mutant)",
+    "kill": "the kill matrix, computed (mutants) and drawn (reports)",
+    "requirements": "CR 509.1c block requirements, in the engine (Magic) and in the z3 model (smt)",
+}
+"""Module names defined in several packages for one role each (python-chess's variants: same name, same job)."""
+
+
+def test_no_two_modules_of_one_name_do_different_jobs():
+    by_name: dict[str, list[str]] = {}
+    for name, (_, is_pkg) in _source_modules().items():
+        if not is_pkg:
+            by_name.setdefault(name.rpartition(".")[2], []).append(name)
+    twice = {k: sorted(v) for k, v in by_name.items() if len(v) > 1 and k not in ONE_ROLE_MODULES}
+    assert twice == {}, "one module name, two jobs (or a role missing from ONE_ROLE_MODULES)"
+
+
+# -- one layout for every game -----------------------------------------------------------------------------
+
+GAMES = sorted(p.name for p in (ROOT / "oracle" / "games").iterdir() if (p / "game.py").exists())
+
+
+def _catalog(game: str) -> set[str]:
+    import yaml
+
+    data = yaml.safe_load((ROOT / "cases" / game / "rules.yaml").read_text(encoding="utf-8"))
+    return {c["id"] for c in data["clauses"]}
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if (ROOT / "oracle" / "games" / g / "clauses.py").exists()])
+def test_every_clause_id_is_a_literal_of_clauses_py_and_in_the_catalog(game):
+    """clauses.py holds every clause id as a literal constant of the catalog; no module of the game (nor its
+    mutants) builds one from a prefix (``G + "P1"``, ``f"{G}D{i}"``)."""
+    source = ROOT / "oracle" / "games" / game / "clauses.py"
+    constants = {}
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            assert isinstance(node.value, ast.Constant) and isinstance(node.value.value, str), ast.unparse(node)
+            constants[node.targets[0].id] = node.value.value
+    assert constants, "clauses.py names no clause"
+    assert sorted(set(constants.values()) - _catalog(game)) == [], "a clause id missing from the catalog"
+    prefix = f"{game}:"
+    files = [*(ROOT / "oracle" / "games" / game).glob("*.py"), ROOT / "oracle" / "mutants" / f"{game}.py"]
+    built = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value == prefix:
+                built.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant) \
+                    and str(node.values[0].value).startswith(prefix) and len(node.values) > 1:
+                built.append(f"{path.name}:{node.lineno}")
+    assert built == [], "a clause id built from a prefix"
+
+
+def _layout_roles() -> set[str]:
+    """The game modules the README's Layout lists under ``games/<game>/``."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
+    block = text.split("games/<game>/", 1)[1].split("\n  engines/", 1)[0]
+    return set(re.findall(r"^    (\w+\.py) ", block, flags=re.M))
+
+
+def test_the_games_have_the_module_roles_the_readme_lists():
+    """README's Layout: the same module names in every game mean the same roles (issue 16). Ijinden and Duel
+    Masters have each (editions where a game has more than one); "rules" is the catalog's name, not a module."""
+    roles = _layout_roles()
+    assert {"game.py", "vocabulary.py", "clauses.py", "state.py", "procedure.py", "legality.py",
+            "abilities.py", "editions.py"} == roles
+    for game in ("ijinden", "duelmasters"):
+        present = {p.name for p in (ROOT / "oracle" / "games" / game).glob("*.py")} - {"__init__.py"}
+        assert roles - {"editions.py"} <= present, (game, sorted(roles - present))
+        assert present <= roles, (game, sorted(present - roles))
+    mtg = {p.name for p in (ROOT / "oracle" / "games" / "mtg").glob("*.py")}
+    assert roles <= mtg, sorted(roles - mtg)  # Magic's long procedure has named parts beside these (README)

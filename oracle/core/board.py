@@ -130,7 +130,8 @@ def card_from_setup(cs: dict[str, Any], player: str, zone: str, definition: dict
 def build_board(setup: dict[str, Any], cards: dict[str, dict[str, Any]], zone_names: tuple[str, ...],
                 trace: Trace, place: Any = None) -> Board:
     """The board of a request's setup: every zone of every player, in turn order. ``place(cs, player,
-    zone)`` puts one setup card on the board (default: :func:`card_from_setup` then :meth:`Board.place`)."""
+    zone)`` makes the game's card of one setup card (default: :func:`card_from_setup`), which is then placed
+    (:meth:`Board.place`); a hook that returns ``None`` keeps the card to place it itself."""
     board = Board(list(setup["players"]), setup["active"], zone_names, trace)
     for pid, pdata in setup["players"].items():
         for zone in zone_names:
@@ -141,8 +142,8 @@ def build_board(setup: dict[str, Any], cards: dict[str, dict[str, Any]], zone_na
                 board.fill_anonymous(pid, zone, content)
             else:
                 for cs in content:
-                    if place is None:
-                        board.place(card_from_setup(cs, pid, zone, cards.get(cs["card"], {})))
-                    else:
-                        place(cs, pid, zone)
+                    card = card_from_setup(cs, pid, zone, cards.get(cs["card"], {})) if place is None \
+                        else place(cs, pid, zone)
+                    if card is not None:
+                        board.place(card)
     return board

@@ -30,29 +30,29 @@ class Game(Protocol):
 
 @dataclass(frozen=True)
 class GameModule:
-    """A game of the registry as data: its names, seed and vocabulary; ``rules`` names the module whose
-    ``run(request)`` is the reference engine, imported on first use (looking up a game's vocabulary, as
-    the loader does, stays light)."""
+    """A game of the registry as data: its names, seed and vocabulary; ``procedure`` names the module whose
+    ``run(request)`` is the reference engine (the game's ``procedure.py``), imported on first use (looking up
+    a game's vocabulary, as the loader does, stays light)."""
 
     name: str
     title: str
     seed: str
     vocabulary: Vocabulary
-    rules: str
+    procedure: str
 
     def run(self, request: CaseRequest) -> CaseReply:
-        return importlib.import_module(self.rules).run(request)
+        return importlib.import_module(self.procedure).run(request)
 
     def explicit_script(self, request: CaseRequest) -> list[dict[str, Any]]:
         """The request's script with any shorthand of the game written out (Magic: implied passes); a game
         without one returns it as it is. Legality questions are asked of explicit scripts."""
-        expand = getattr(importlib.import_module(self.rules), "explicit_script", None)
+        expand = getattr(importlib.import_module(self.procedure), "explicit_script", None)
         return list(request.script) if expand is None else expand(request)
 
     @property
     def legality(self) -> str:
-        """The module of the game's decision enumeration (``legality.py`` beside ``rules``)."""
-        return self.rules.rsplit(".", 1)[0] + ".legality"
+        """The module of the game's decision enumeration (``legality.py`` beside ``procedure``)."""
+        return self.procedure.rsplit(".", 1)[0] + ".legality"
 
 
 PROBE: ContextVar[Callable[[Any], Callable[[DecisionPoint], None]] | None] = ContextVar("probe", default=None)

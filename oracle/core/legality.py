@@ -26,7 +26,8 @@ A game provides ``oracle/games/<game>/legality.py`` with ``candidates(state, poi
 ``(kind, args)`` pairs for the kinds asked), ``ENUMERATED`` (the kinds it generates: any other kind asked
 is reported in ``unenumerated``), ``UNENUMERATED`` (kind -> why its arguments are not finite),
 ``key(kind, parsed)`` (what makes two accepted decisions the same decision: a declaration is a set) and
-optionally ``WELL_FORMED`` (its own well-formedness reasons) and ``refusal_clause(point, refusal)``.
+optionally ``WELL_FORMED`` (its own well-formedness reasons). A refusal's clause is the one its check names
+(``Refusal(..., clause=)``), else the point's.
 """
 
 from __future__ import annotations
@@ -174,7 +175,8 @@ def _game(name: str) -> Any:
     return registry.get(name)  # the registry is the one module that imports games
 
 
-def _rules_of(game: Any) -> Any:
+def _legality_of(game: Any) -> Any:
+    """The game's ``legality.py`` (its candidates, keys and well-formedness reasons)."""
     return importlib.import_module(game.legality)
 
 
@@ -208,11 +210,10 @@ def judge(game: str, point: DecisionPoint, decision: Decision) -> tuple[Verdict 
     try:
         return None, point.judge(decision)
     except Refusal as r:
-        rules = _rules_of(_game(game))
-        clause_of = getattr(rules, "refusal_clause", None)
-        clause = clause_of(point, r) if clause_of else (r.clause or point.clause)
+        own = _legality_of(_game(game))
+        clause = r.clause or point.clause
         shape = r.reason in WELL_FORMED or r.reason == point.wrong_player or \
-            r.reason in getattr(rules, "WELL_FORMED", ())
+            r.reason in getattr(own, "WELL_FORMED", ())
         return Verdict(r.reason, clause, "well_formed" if shape else "rules", r.detail), None
 
 
@@ -248,7 +249,7 @@ def reply(query: Mapping[str, Any]) -> dict[str, Any]:
 
 def key(game: str, kind: str, parsed: Any) -> Hashable:
     """What identifies an accepted decision (its parsed form as the game's ``key`` sees it)."""
-    return (kind, _rules_of(_game(game)).key(kind, parsed))
+    return (kind, _legality_of(_game(game)).key(kind, parsed))
 
 
 def enumerate_legal(p: Pending, *, verify_pure: bool = False) -> Pending:
@@ -256,11 +257,11 @@ def enumerate_legal(p: Pending, *, verify_pure: bool = False) -> Pending:
     one per distinct :func:`key`. ``verify_pure`` raises AssertionError when judging changed the state."""
     if p.point is None:
         return p
-    rules = _rules_of(_game(p.game))
+    own = _legality_of(_game(p.game))
     before = fingerprint(p.state) if verify_pure else None
     point, seen, legal, tried = p.point, set(), [], 0
     complete = True
-    for kind, args in rules.candidates(p.state, point):
+    for kind, args in own.candidates(p.state, point):
         if tried >= MAX_CANDIDATES:
             complete = False
             break
@@ -269,14 +270,14 @@ def enumerate_legal(p: Pending, *, verify_pure: bool = False) -> Pending:
             parsed = point.judge(Decision(p.at, point.player, kind, args))
         except Refusal:
             continue
-        k = (kind, rules.key(kind, parsed))
+        k = (kind, own.key(kind, parsed))
         if k not in seen:
             seen.add(k)
             legal.append(Option(point.player, kind, args))
     if verify_pure and fingerprint(p.state) != before:
         raise AssertionError(f"judging decisions at {point.clause} changed the {p.game} state")
-    unenumerated = {k: rules.UNENUMERATED.get(k) or f"no candidate generator for {k!r} in {rules.__name__}"
-                    for k in point.kinds if k not in rules.ENUMERATED}
+    unenumerated = {k: own.UNENUMERATED.get(k) or f"no candidate generator for {k!r} in {own.__name__}"
+                    for k in point.kinds if k not in own.ENUMERATED}
     return dataclasses.replace(p, legal=tuple(legal), unenumerated=unenumerated, complete=complete, tried=tried)
 
 

@@ -36,21 +36,25 @@ class DecisionPoint:
     :meth:`judge` is the one check of a decision at this point, used by :meth:`Script.decide` and by
     :mod:`oracle.core.legality`: the kind (``other``, default ``unexpected_decision``), the player
     (``wrong_player``), then the game's ``validate`` (its rule reasons, in the game's documented order).
+    ``other`` answers a decision of another kind with a reason code, or with a :class:`Refusal` that
+    carries the clause forbidding it.
     """
 
     player: str
     kinds: tuple[str, ...]
     clause: str
     validate: Callable[[Decision], Any]
-    other: Callable[[Decision], str] | None = None
+    other: Callable[[Decision], str | Refusal] | None = None
     optional: bool = False
     wrong_player: str = "not_your_decision"
 
     def judge(self, d: Decision) -> Any:
         """The parsed decision, or :class:`Refusal` with the first reason that applies."""
         if d.kind not in self.kinds:
-            raise Refusal(self.other(d) if self.other else "unexpected_decision",
-                          f"expected {' or '.join(self.kinds)} of {self.player}")
+            why = self.other(d) if self.other else "unexpected_decision"
+            if isinstance(why, Refusal):
+                raise why
+            raise Refusal(why, f"expected {' or '.join(self.kinds)} of {self.player}")
         if d.player != self.player:
             raise Refusal(self.wrong_player, f"{self.player} decides at {self.clause}")
         return self.validate(d)
@@ -102,15 +106,15 @@ class Script:
         clause: str,
         validate: Callable[[Decision], T],
         *,
-        other: Callable[[Decision], str] | None = None,
+        other: Callable[[Decision], str | Refusal] | None = None,
         optional: bool = False,
         wrong_player: str = "not_your_decision",
     ) -> tuple[Decision, T] | None:
         """Take the next legal decision of ``player`` of one of ``kinds``.
 
         ``validate`` returns the parsed decision or raises :class:`Refusal`. ``other`` gives the reason
-        code for a decision of another kind (default ``unexpected_decision``), ``wrong_player`` the code
-        for a decision of the right kind by another player. With ``optional`` (an
+        code (or the :class:`Refusal`) for a decision of another kind (default ``unexpected_decision``),
+        ``wrong_player`` the code for a decision of the right kind by another player. With ``optional`` (an
         open point) an exhausted script returns ``None``; otherwise it is a :class:`MissingDecision`.
         The point is a :class:`DecisionPoint`: :mod:`oracle.core.legality` judges decisions through it too.
         """

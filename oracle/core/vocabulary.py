@@ -99,7 +99,9 @@ CORE_REASONS: dict[str, str] = {
 
 def markdown(voc: Vocabulary) -> str:
     """The vocabulary as README tables (``tests/test_readme.py`` keeps the README in step)."""
-    cell = lambda text: str(text).replace("|", "\\|")  # noqa: E731
+    def cell(text: object) -> str:
+        return str(text).replace("|", "\\|")
+
     out = ["| ability | params | meaning |", "|---|---|---|"]
     out += [f"| `{a.name}` | {cell(a.params or '—')} | {cell(a.doc)} |" for a in voc.abilities.values()]
     out += ["", "| decision | args | meaning |", "|---|---|---|"]

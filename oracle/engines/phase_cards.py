@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..errors import UnsupportedCard  # noqa: F401 - re-exported: the adapter and its tests name it here
+from ..errors import UnsupportedCard  # re-exported: the adapter and its tests name it here
 
 KEYWORDS = {"flying": "Flying", "reach": "Reach", "menace": "Menace", "haste": "Haste", "vigilance": "Vigilance"}
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")

@@ -88,7 +88,7 @@ MAX_AUTO = 60
 
 def _import_phase() -> Any:
     try:
-        import phase  # noqa: PLC0415 - the one place tcg-oracle imports phase
+        import phase  # the one place tcg-oracle imports phase
     except ImportError as exc:
         raise EngineStartError(f"phase.rs is not installed ({exc}); install its Python binding: {INSTALL_HINT}") from None
     return phase

@@ -74,7 +74,10 @@ Ask = Callable[[int], LegalityReply]
 
 
 @dataclass
-class Verdict:
+class Comparison:
+    """A reply compared with its case: the status, the first divergence, what was asserted and executed,
+    what could not be checked at the engine's level."""
+
     status: str
     divergence: Divergence | None = None
     asserted: list[str] = field(default_factory=list)
@@ -119,7 +122,7 @@ class Check:
     level allows it; below that level it is silently not run (nothing to report as unchecked)."""
 
 
-def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask | None = None) -> Verdict:
+def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask | None = None) -> Comparison:
     """Check every expectation of ``case`` that the engine's level allows (``hello`` None or protocol 1:
     level ``trace`` with reason codes); ``ask`` answers legality queries when the engine offers them."""
     obs = observe(reply, hello, case.game)
@@ -144,7 +147,7 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
         status = "not_checkable"
     else:
         status = "pass"
-    return Verdict(status, divergence, list(dict.fromkeys(ctx.asserted)), executed, ctx.unchecked, obs.level)
+    return Comparison(status, divergence, list(dict.fromkeys(ctx.asserted)), executed, ctx.unchecked, obs.level)
 
 
 def reads(case: Case) -> set[str]:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..baseline import (RANK, Baseline, BaselineError, Change, Classification, classify, dump_baseline,
+from ..baseline import (RANK, Baseline, BaselineError, StatusChange, Classification, classify, dump_baseline,
                         load_baseline, run_statuses)
 from ..model import Results
 from ..text import printable
@@ -28,7 +28,7 @@ def compare_baseline(results: Results, baseline: Baseline) -> Classification:
 
 def report(cmp: Classification, stream: TextIO) -> None:
     """The changes, one line each (case ids escaped: a broken file's raw id may hold control characters)."""
-    cmp = Classification(*(tuple(Change(printable(c.id), c.was, c.now) for c in part) for part in
+    cmp = Classification(*(tuple(StatusChange(printable(c.id), c.was, c.now) for c in part) for part in
                            (cmp.regressions, cmp.newly_passing, cmp.other_changes)), cmp.not_run)
     for cid, was, now in cmp.regressions:
         print(f"REGRESSION {cid}: {now}" + (f" (baseline: {was})" if was else " (new case, not in the baseline)"),

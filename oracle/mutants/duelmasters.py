@@ -1,8 +1,9 @@
 """Duel Masters mutants: misreadings of seed 002 (the attack procedure and its notes ※1-※9) and of the
 current 総合ルール clauses the catalog cites (CR104.2a, CR113.6).
 
-Each patches a named function of ``oracle.games.duelmasters`` (``rules``, ``abilities``); a mutated function
-reaches its module's other functions through the original's globals, never by importing the game.
+Each patches a named function of ``oracle.games.duelmasters`` (``procedure``, ``state``, ``legality``); a
+mutated function reaches its module's other functions through the original's globals, never by importing the
+game (clause ids are written out: ``duelmasters:U8``).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any
 from ..core.script import GameOver, Refusal
 from .model import Mutant, Patch
 
-R = "oracle.games.duelmasters.rules:"
-AB = "oracle.games.duelmasters.abilities:"
-G = "duelmasters:"
+R = "oracle.games.duelmasters.procedure:"
+ST = "oracle.games.duelmasters.state:"
+LE = "oracle.games.duelmasters.legality:"
 
 
 # -- battle (B3/B4/C4/C5, ※5) -----------------------------------------------------------------------
@@ -57,15 +58,15 @@ def _after_battle(*, tie_wins: bool = False, nonactive_first: bool = False) -> A
                 return
             with st.trace.simultaneous():
                 for c, ability, _ in triggers:
-                    st.trace.emit("triggered", G + "C6", card=c.id, ability=ability, player=c.controller)
+                    st.trace.emit("triggered", "duelmasters:C6", card=c.id, ability=ability, player=c.controller)
             first = (lambda t: t[0].controller == st.active) if nonactive_first else \
                 (lambda t: t[0].controller != st.active)
             for c, ability, effect in sorted(triggers, key=first):
-                st.trace.emit("resolved", G + "C7", card=c.id, ability=ability, player=c.controller)
+                st.trace.emit("resolved", "duelmasters:C7", card=c.id, ability=ability, player=c.controller)
                 if ability == "slayer":
-                    g["destroy"](st, [effect["_slay"]], G + "C7")
+                    g["destroy"](st, [effect["_slay"]], "duelmasters:C7")
                 else:
-                    g["apply"](st, script, c, c.controller, effect, G + "C7")
+                    g["apply"](st, script, c, c.controller, effect, "duelmasters:C7")
         return after_battle
     return make
 
@@ -80,12 +81,12 @@ def _unblocked(*, stop_when_gone: bool = False, immediate: bool = True, at_once:
             """The reference's U1-U9 with one reading changed."""
             current = st.ruleset in g["SIMULTANEOUS_BREAK"]
             if immediate and st.ruleset in g["IMMEDIATE_DIRECT_ATTACK"] and not st.board.zone(defender, "shields"):
-                st.trace.emit("won", G + "CR104.2a", player=st.active)
+                st.trace.emit("won", "duelmasters:CR104.2a", player=st.active)
                 raise GameOver(st.active)
-            g["fire"](st, script, g["collect"]([attacker], "on_unblocked"), G + "U1",
-                      clause_of=lambda t: (G + "N6", G + "U1"))
+            g["fire"](st, script, g["collect"]([attacker], "on_unblocked"), "duelmasters:U1",
+                      clause_of=lambda t: ("duelmasters:N6", "duelmasters:U1"))
             if not st.board.zone(defender, "shields"):
-                st.trace.emit("won", G + "U2", player=st.active)
+                st.trace.emit("won", "duelmasters:U2", player=st.active)
                 raise GameOver(st.active)
             count = g["breaks"](attacker)
             if current and at_once:
@@ -97,7 +98,8 @@ def _unblocked(*, stop_when_gone: bool = False, immediate: bool = True, at_once:
                 gone = not g["in_play"](st, attacker.id)
                 if gone and stop_when_gone:
                     break  # read: the attacker left, its remaining breaks are lost
-                chose, broke = (G + "U2", G + "U4") if i == 0 else ((G + "U9", G + "U9") if gone else (G + "U8", G + "U8"))
+                later = "duelmasters:U9" if gone else "duelmasters:U8"
+                chose, broke = ("duelmasters:U2", "duelmasters:U4") if i == 0 else (later, later)
                 shield = g["choose_shield"](st, script, defender, chose)
                 st.shield_chosen = True
                 with st.trace.simultaneous():
@@ -119,39 +121,39 @@ def _attack(*, block_first: bool = False, gone_target_wins: bool = False) -> Any
             defender = st.opponent(st.active)
             st.attacker = card.id
             if start is None:
-                declare = G + ("N1" if card.entered_this_turn else ("A1" if at_player else "C1"))
+                declare = ("duelmasters:N1" if card.entered_this_turn else ("duelmasters:A1" if at_player else "duelmasters:C1"))
                 with st.trace.simultaneous():
                     g["tap"](st, card.id, declare)
                     st.trace.emit("attacked", declare, card=card.id, target=target)
             triggers = start in (None, "attack_triggers")
             if block_first:  # read: the defender decides the block before the attack triggers
-                blocker = g["block_step"](st, script, card, defender, G + ("A3" if at_player else "C3"))
+                blocker = g["block_step"](st, script, card, defender, ("duelmasters:A3" if at_player else "duelmasters:C3"))
                 if triggers:
-                    g["fire"](st, script, g["collect"]([card], "on_attack"), G + ("A2" if at_player else "C2"))
+                    g["fire"](st, script, g["collect"]([card], "on_attack"), ("duelmasters:A2" if at_player else "duelmasters:C2"))
             else:
                 if triggers:
-                    g["fire"](st, script, g["collect"]([card], "on_attack"), G + ("A2" if at_player else "C2"))
-                blocker = g["block_step"](st, script, card, defender, G + ("A3" if at_player else "C3"))
+                    g["fire"](st, script, g["collect"]([card], "on_attack"), ("duelmasters:A2" if at_player else "duelmasters:C2"))
+                blocker = g["block_step"](st, script, card, defender, ("duelmasters:A3" if at_player else "duelmasters:C3"))
             if blocker is not None:
                 g["blocked"](st, script, card, blocker)
-                end = G + "C8"
+                end = "duelmasters:C8"
             elif not g["in_play"](st, card.id):
-                end = G + ("U7" if at_player else "C8")
+                end = ("duelmasters:U7" if at_player else "duelmasters:C8")
             elif at_player:
                 g["unblocked"](st, script, card, defender)
-                end = G + "U7"
+                end = "duelmasters:U7"
             elif not g["in_play"](st, target):
                 if gone_target_wins:  # read: the attacker wins the battle its target left
-                    st.trace.emit("won_battle", G + "C4", card=card.id, power=g["power"](st, card), against=target)
+                    st.trace.emit("won_battle", "duelmasters:C4", card=card.id, power=g["power"](st, card), against=target)
                     g["after_battle"](st, script, (card, card, st.card(target)))
-                end = G + ("C8" if gone_target_wins else "N9")
+                end = ("duelmasters:C8" if gone_target_wins else "duelmasters:N9")
             else:
-                result = g["battle"](st, script, card, st.card(target), won=G + "C4", lost=G + "C5")
+                result = g["battle"](st, script, card, st.card(target), won="duelmasters:C4", lost="duelmasters:C5")
                 g["after_battle"](st, script, result)
-                end = G + "C8"
+                end = "duelmasters:C8"
             st.trace.emit("attack_ended", end, card=card.id)
             if at_player and card.has("after_attack_destroy"):
-                g["destroy"](st, [card.id], G + "N8")
+                g["destroy"](st, [card.id], "duelmasters:N8")
             st.attacker, st.shield_chosen = None, False
         return attack
     return make
@@ -161,9 +163,9 @@ def _blocker_trigger_first(original: Any) -> Any:
     g = original.__globals__
 
     def blocked(st: Any, script: Any, attacker: Any, blocker: Any) -> None:
-        g["fire"](st, script, g["collect"]([blocker], "on_block"), G + "N4")  # read: the blocker's first
-        g["fire"](st, script, g["collect"]([attacker], "on_attack_blocked"), G + "N3")
-        result = g["battle"](st, script, attacker, blocker, won=G + "B3", lost=G + "B3")
+        g["fire"](st, script, g["collect"]([blocker], "on_block"), "duelmasters:N4")  # read: the blocker's first
+        g["fire"](st, script, g["collect"]([attacker], "on_attack_blocked"), "duelmasters:N3")
+        result = g["battle"](st, script, attacker, blocker, won="duelmasters:B3", lost="duelmasters:B3")
         g["after_battle"](st, script, result)
     return blocked
 
@@ -218,7 +220,7 @@ def _dynamo_only_if_able(original: Any) -> Any:
                         raise Refusal("not_offered", f"offered: {offered}")
                     return st.card(cid)
 
-                d, card = g["decide"](st, script, player, ("tap_ability", "decline"), G + "N2", validate)
+                d, card = g["decide"](st, script, player, ("tap_ability", "decline"), "duelmasters:N2", validate)
                 answered.add(card.id)
                 if d.kind == "tap_ability":
                     g["tap_ability"](st, script, card, "dynamo", True, player)
@@ -246,65 +248,65 @@ def _power_attacker_always(original: Any) -> Any:
 
 
 MUTANTS: tuple[Mutant, ...] = (
-    Mutant("dm-tie-destroys-attacker-only", "duelmasters", G + "B4",
+    Mutant("dm-tie-destroys-attacker-only", "duelmasters", "duelmasters:B4",
            "パワーが同じ場合、両方「負け」となり",
            "a tie destroys only the attacker; the other creature wins and stays",
            (Patch(R + "battle", _tie_kills_attacker_only),)),
-    Mutant("dm-tie-counts-as-win", "duelmasters", G + "N5",
+    Mutant("dm-tie-counts-as-win", "duelmasters", "duelmasters:N5",
            "つまり相打ちの場合「バトルに勝ったとき」の効果は使えません。",
            "in a tie both creatures' 「バトルに勝ったとき」 effects trigger",
            (Patch(R + "after_battle", _after_battle(tie_wins=True)),)),
-    Mutant("dm-after-battle-nonactive-first", "duelmasters", G + "C7",
+    Mutant("dm-after-battle-nonactive-first", "duelmasters", "duelmasters:C7",
            "解決する順番は今ターンを行っているプレイヤー（すなわち攻撃プレイヤー）から行います。",
            "after-battle effects resolve the non-active player's first",
            (Patch(R + "after_battle", _after_battle(nonactive_first=True)),)),
-    Mutant("dm-w-breaker-stops-when-attacker-leaves", "duelmasters", G + "U9",
+    Mutant("dm-w-breaker-stops-when-attacker-leaves", "duelmasters", "duelmasters:U9",
            "複数ブレイクできる能力を持つクリーチャーが途中の過程で墓地に置かれてしまっても、その枚数分のブレイクを行います。",
            "a Ｗ・ブレイカー destroyed by the first shield's Ｓ・トリガー breaks no second shield",
            (Patch(R + "unblocked", _unblocked(stop_when_gone=True)),)),
-    Mutant("dm-direct-attack-after-unblocked-effects", "duelmasters", G + "CR104.2a",
+    Mutant("dm-direct-attack-after-unblocked-effects", "duelmasters", "duelmasters:CR104.2a",
            "104.2a 対戦相手にクリーチャーで攻撃して攻撃先の変更がされなかったとき、相手のシールドが0枚であれば即座にゲームに勝利します。",
            "under the current rules too, the direct attack wins only after the 'not blocked' effects resolve",
            (Patch(R + "unblocked", _unblocked(immediate=False)),)),
-    Mutant("dm-current-rules-break-one-by-one", "duelmasters", G + "CR113.6",
+    Mutant("dm-current-rules-break-one-by-one", "duelmasters", "duelmasters:CR113.6",
            "これらの使用宣言がすべて終わってから、シールドは手札に移動します。",
            "under the current rules a multiple break still goes shield by shield (choose, break, Ｓ・トリガー)",
            (Patch(R + "unblocked", _unblocked(at_once=False)),)),
-    Mutant("dm-block-before-attack-triggers", "duelmasters", G + "A3",
+    Mutant("dm-block-before-attack-triggers", "duelmasters", "duelmasters:A3",
            "アタックトリガー解決後に、相手バトルゾーンに<font color=blue>ブロッカー</font>が存在する場合、<font color=blue>ブロック</font>するかどうかを相手が決めます。",
            "the defender decides the block before the attack triggers resolve",
            (Patch(R + "attack", _attack(block_first=True)),)),
-    Mutant("dm-gone-target-attacker-wins", "duelmasters", G + "N9",
+    Mutant("dm-gone-target-attacker-wins", "duelmasters", "duelmasters:N9",
            "※９：アタックトリガーなどで指定したクリーチャーが破壊されていた場合、ここで攻撃は終了になります。",
            "when the attacked creature left, the attacker wins the battle by default (its win effects trigger)",
            (Patch(R + "attack", _attack(gone_target_wins=True)),)),
-    Mutant("dm-blocker-trigger-first", "duelmasters", G + "B2",
+    Mutant("dm-blocker-trigger-first", "duelmasters", "duelmasters:B2",
            "その後、相手ブロッカーの、「このクリーチャーがブロックしたとき～^※４」の効果を解決します。",
            "the blocker's 「ブロックしたとき」 resolves before the attacker's 「攻撃してブロックされたとき」",
            (Patch(R + "blocked", _blocker_trigger_first),)),
-    Mutant("dm-speed-attacker-summoning-sick", "duelmasters", G + "N1",
+    Mutant("dm-speed-attacker-summoning-sick", "duelmasters", "duelmasters:N1",
            "※１：ただし進化クリーチャーやスピードアタッカーを持つクリーチャーなどはバトルゾーンに出したターンに攻撃ができます。",
            "only evolution creatures attack the turn they enter: スピードアタッカー is summoning sick",
-           (Patch(AB + "sick", _speed_attacker_sick),)),
-    Mutant("dm-attack-untapped-creature", "duelmasters", G + "C1",
+           (Patch(ST + "sick", _speed_attacker_sick),)),
+    Mutant("dm-attack-untapped-creature", "duelmasters", "duelmasters:C1",
            "（タップされていないクリーチャーは効果がない限り選べません。）",
            "an untapped creature may be attacked",
            (Patch(R + "_check_attack", _untapped_target),)),
-    Mutant("dm-tap-ability-when-unable-to-attack", "duelmasters", G + "N2",
+    Mutant("dm-tap-ability-when-unable-to-attack", "duelmasters", "duelmasters:N2",
            "タップトリガーは攻撃の変わりに使用する効果なので、攻撃できない状態では使用できません。",
            "a tap ability may be used at the open point by a creature that cannot attack",
            (Patch(R + "_check_tap_ability", _tap_ability_unable),)),
-    Mutant("dm-dynamo-battle-start-needs-attack", "duelmasters", G + "N2",
+    Mutant("dm-dynamo-battle-start-needs-attack", "duelmasters", "duelmasters:N2",
            "ダイナモの場合、「バトルのはじめ」にタップする場合は攻撃できなくても能力を使用することができます。",
            "at the beginning of a battle only a ダイナモ creature that could attack may tap",
            (Patch(R + "battle_start", _dynamo_only_if_able),)),
-    Mutant("dm-late-block-not-u3", "duelmasters", G + "U3",
+    Mutant("dm-late-block-not-u3", "duelmasters", "duelmasters:U3",
            "シールドが決められた後ではブロックすることはできません",
            "a block after the shield was chosen is refused only as an unexpected decision, not under U3 "
            "(reason block_after_shield_chosen)",
-           (Patch(AB + "decide", _late_block_unexplained),)),
-    Mutant("dm-power-attacker-always", "duelmasters", G + "B3",
+           (Patch(LE + "decide", _late_block_unexplained),)),
+    Mutant("dm-power-attacker-always", "duelmasters", "duelmasters:B3",
            "お互いクリーチャーや呪文、クロスギアなどの効果によってプラスマイナスされた<font color=blue>パワー</font>を比較し",
            "パワーアタッカー's bonus counts also when the creature is not attacking (blocking, attacked)",
-           (Patch(AB + "power", _power_attacker_always),)),
+           (Patch(ST + "power", _power_attacker_always),)),
 )

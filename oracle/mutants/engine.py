@@ -29,8 +29,8 @@ def playing_on(request: CaseRequest, build: Callable, play: Callable, project: C
 
 def playing(mutant: Mutant) -> Mutant:
     """The mutant with its game's ``run_procedure`` replaced by :func:`playing_on`."""
-    rules = registry.get(mutant.game).rules  # type: ignore[attr-defined]
-    extra = Patch(f"{rules}:run_procedure", lambda original: playing_on)
+    procedure = registry.get(mutant.game).procedure  # type: ignore[attr-defined]
+    extra = Patch(f"{procedure}:run_procedure", lambda original: playing_on)
     return dataclasses.replace(mutant, patches=(*mutant.patches, extra))
 
 

@@ -1,6 +1,6 @@
 """Ijinden mutants: misreadings of seed 000 (the battle procedure and its Q&A).
 
-Each patches a named function of ``oracle.games.ijinden`` (``Procedure`` of ``rules``, ``State`` of
+Each patches a named function of ``oracle.games.ijinden`` (``Procedure`` of ``procedure``, ``State`` of
 ``state``, the trigger functions of ``abilities``); the game's modules are reached by dotted path when a
 mutant plays, never imported here.
 """
@@ -14,7 +14,7 @@ from typing import Any
 from ..core.script import GameOver
 from .model import Mutant, Patch
 
-R = "oracle.games.ijinden.rules:Procedure."
+R = "oracle.games.ijinden.procedure:Procedure."
 S = "oracle.games.ijinden.state:State."
 AB = "oracle.games.ijinden.abilities:"
 D1, RC_GUARDIAN_WIN = "ijinden:D1", "ijinden:RC-GUARDIAN-WIN"
@@ -117,7 +117,7 @@ def _legacy_when_destroyed(original: Any) -> Any:
         ab = _ab()
         for cid in cards:
             card = proc.state.card(cid)
-            out += [ab.Pending(cid, n, p, card.owner) for n, p in card.abilities if n == "legacy_draw"]
+            out += [ab.Trigger(cid, n, p, card.owner) for n, p in card.abilities if n == "legacy_draw"]
         return out
     return on_destroyed
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Unreachable
 from . import brute, verdicts
-from .boards import Board
+from .block_board import BlockBoard
 from .enumerate import boards
 from .solver import BlockModel
 
@@ -25,7 +25,7 @@ class Agreement:
     problems: list[str] = field(default_factory=list)
 
 
-def disagreements(board: Board, model: BlockModel | None = None) -> list[str]:
+def disagreements(board: BlockBoard, model: BlockModel | None = None) -> list[str]:
     """Each declaration on which the solver and the reference engine differ (besides the counts: the
     engine's own enumeration of the legal declarations, in :func:`check`)."""
     model = model or BlockModel(board)
@@ -37,7 +37,7 @@ def disagreements(board: Board, model: BlockModel | None = None) -> list[str]:
     return out
 
 
-def check(board: Board, into: Agreement) -> None:
+def check(board: BlockBoard, into: Agreement) -> None:
     model = BlockModel(board)
     try:
         bad = disagreements(board, model)

@@ -7,36 +7,36 @@ import statistics
 import time
 from typing import Any, Callable
 
-from .boards import Attack, Board, Card
+from .block_board import Attack, BlockBoard, BlockCard
 
 _F = frozenset
 
 
-def magic_6x6() -> Board:
+def magic_6x6() -> BlockBoard:
     """Six attackers (plain, flying, menace) against six potential blockers of the defender (plain,
     reach, flying, one tapped)."""
     kws = [_F(), _F({"flying"}), _F({"menace"}), _F(), _F({"flying"}), _F({"menace"})]
-    attackers = [Card(f"a{i + 1}", "alice", "creature", power=2, keywords=k) for i, k in enumerate(kws)]
+    attackers = [BlockCard(f"a{i + 1}", "alice", "creature", power=2, keywords=k) for i, k in enumerate(kws)]
     bkws = [_F(), _F({"reach"}), _F({"flying"}), _F(), _F(), _F({"reach"})]
-    blockers = [Card(f"b{i + 1}", "bob", "creature", tapped=(i == 4), power=2, keywords=k) for i, k in enumerate(bkws)]
-    return Board("mtg", "alice", ("alice", "bob"), tuple(attackers + blockers),
+    blockers = [BlockCard(f"b{i + 1}", "bob", "creature", tapped=(i == 4), power=2, keywords=k) for i, k in enumerate(bkws)]
+    return BlockBoard("mtg", "alice", ("alice", "bob"), tuple(attackers + blockers),
                  tuple(Attack(a.id, "bob") for a in attackers), name="magic-6x6")
 
 
-def magic_6x6_requirements() -> Board:
+def magic_6x6_requirements() -> BlockBoard:
     """:func:`magic_6x6` with block requirements (509.1c): a1 and the menace a3 must be blocked, a4 lures, b4
     blocks each combat if able."""
     extra = {"a1": {"must_be_blocked"}, "a3": {"must_be_blocked"}, "a4": {"lure"}, "b4": {"blocks_each_combat"}}
     b = magic_6x6()
-    cards = tuple(Card(c.id, c.controller, c.kind, c.tapped, c.power, c.keywords | _F(extra.get(c.id, ())))
+    cards = tuple(BlockCard(c.id, c.controller, c.kind, c.tapped, c.power, c.keywords | _F(extra.get(c.id, ())))
                   for c in b.cards)
-    return Board(b.game, b.active, b.players, cards, b.attacks, name="magic-6x6-requirements")
+    return BlockBoard(b.game, b.active, b.players, cards, b.attacks, name="magic-6x6-requirements")
 
 
-def ijinden_2x6() -> Board:
-    cards = [Card("a1", "alice", "ijin", power=3000, pressure=2), Card("a2", "alice", "ijin", power=2000)]
-    cards += [Card(f"b{i + 1}", "bob", "guardian" if i % 3 == 2 else "ijin", power=1000) for i in range(6)]
-    return Board("ijinden", "alice", ("alice", "bob"), tuple(cards),
+def ijinden_2x6() -> BlockBoard:
+    cards = [BlockCard("a1", "alice", "ijin", power=3000, pressure=2), BlockCard("a2", "alice", "ijin", power=2000)]
+    cards += [BlockCard(f"b{i + 1}", "bob", "guardian" if i % 3 == 2 else "ijin", power=1000) for i in range(6)]
+    return BlockBoard("ijinden", "alice", ("alice", "bob"), tuple(cards),
                  (Attack("a1", "bob"), Attack("a2", "bob")), name="ijinden-2x6")
 
 

@@ -2,17 +2,17 @@
 models (``solver.py``): the twin the solver's enumeration is checked against.
 
 ``legal(board, decl)`` judges one declaration; ``count(board)`` tries every declaration
-(:meth:`Board.declarations`).
+(:meth:`BlockBoard.declarations`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from .boards import Board, Declaration
+from .block_board import BlockBoard, Declaration
 
 
-def _ijinden(board: Board, decl: Declaration) -> bool:
+def _ijinden(board: BlockBoard, decl: Declaration) -> bool:
     # B1: アタックされたプレイヤーは防御側になり、ブロッカーにするイジンまたはガーディアンを0体以上、
     #     それぞれアタッカーを指定して選ぶ。寝ている状態のイジンやガーディアンは選べない。
     defender = next(p for p in board.players if p != board.active)
@@ -25,7 +25,7 @@ def _ijinden(board: Board, decl: Declaration) -> bool:
     return all(n >= board.card(a).pressure for a, n in per_attacker.items())
 
 
-def _duelmasters(board: Board, decl: Declaration) -> bool:
+def _duelmasters(board: BlockBoard, decl: Declaration) -> bool:
     # U3: シールドが決められた後ではブロックすることはできません
     if board.shield_chosen and decl:
         return False
@@ -42,7 +42,7 @@ def _duelmasters(board: Board, decl: Declaration) -> bool:
     return True
 
 
-def _mtg(board: Board, decl: Declaration) -> bool:
+def _mtg(board: BlockBoard, decl: Declaration) -> bool:
     for blocker, attacker in decl:
         attack = next(a for a in board.attacks if a.attacker == attacker)
         if attack.target in board.players:
@@ -65,19 +65,19 @@ def _mtg(board: Board, decl: Declaration) -> bool:
 _RULES = {"ijinden": _ijinden, "duelmasters": _duelmasters, "mtg": _mtg}
 
 
-def legal(board: Board, decl: Declaration) -> bool:
+def legal(board: BlockBoard, decl: Declaration) -> bool:
     return _RULES[board.game](board, decl)
 
 
-def legal_declarations(board: Board) -> list[Declaration]:
+def legal_declarations(board: BlockBoard) -> list[Declaration]:
     return [d for d in board.declarations() if legal(board, d)]
 
 
-def count(board: Board) -> int:
+def count(board: BlockBoard) -> int:
     return len(legal_declarations(board))
 
 
-def divide(board: Board) -> dict[str, int]:
+def divide(board: BlockBoard) -> dict[str, int]:
     """Per attacker (perft's divide): how many legal declarations block it."""
     out = {a: 0 for a in board.attackers}
     for d in legal_declarations(board):
@@ -96,7 +96,7 @@ def divide(board: Board) -> dict[str, int]:
 REQUIREMENTS = ("must_be_blocked", "lure", "blocks_each_combat")
 
 
-def obeyed(board: Board, decl: Declaration) -> int:
+def obeyed(board: BlockBoard, decl: Declaration) -> int:
     """How many requirements ``decl`` obeys."""
     blocked = {a for _, a in decl}
     blocking = {b for b, _ in decl}
@@ -110,7 +110,7 @@ def obeyed(board: Board, decl: Declaration) -> int:
     return n
 
 
-def legal_with_requirements(board: Board) -> list[Declaration]:
+def legal_with_requirements(board: BlockBoard) -> list[Declaration]:
     """The declarations that break no restriction and obey the most requirements (509.1c)."""
     ok = legal_declarations(board)
     best = max(obeyed(board, d) for d in ok)  # the empty declaration always breaks no restriction

@@ -1,4 +1,4 @@
-"""A golden case's setup and first attack -> a block :class:`~oracle.smt.boards.Board`.
+"""A golden case's setup and first attack -> a block :class:`~oracle.smt.block_board.BlockBoard`.
 
 Reads the case data (through the loader: the card pool gives types, power and abilities; the setup
 overrides them) in the games' vocabulary, never a game module. A case whose board the block models do
@@ -14,7 +14,7 @@ from typing import Any
 
 from ..loader import load_cards
 from ..model import Case, CardSetup
-from .boards import Attack, Board, Card
+from .block_board import Attack, BlockBoard, BlockCard
 
 PRESSURE = {"double_pressure": 2, "triple_pressure": 3}
 KEYWORDS = {"duelmasters": {"blocker"}, "mtg": {"flying", "reach", "menace"}, "ijinden": set()}
@@ -35,7 +35,7 @@ def _kind(game: str, types: list[str]) -> str | None:
     return next((t for t in wanted if t in types), None)
 
 
-def _card(case: Case, player: str, cs: CardSetup) -> Card | None:
+def _card(case: Case, player: str, cs: CardSetup) -> BlockCard | None:
     pool = load_cards(case.game)
     definition = pool[cs.card]
     if cs.face == "back" and definition.back is not None:
@@ -46,7 +46,7 @@ def _card(case: Case, player: str, cs: CardSetup) -> Card | None:
     abilities = _abilities(list(definition.abilities) + list(cs.abilities))
     pressure = max([PRESSURE[a] for a in abilities if a in PRESSURE] + [abilities.get("pressure") or 1])
     power = cs.power if cs.power is not None else (definition.power or 0)
-    return Card(id=cs.id, controller=cs.controller or player, kind=kind, tapped=cs.tapped, power=power,
+    return BlockCard(id=cs.id, controller=cs.controller or player, kind=kind, tapped=cs.tapped, power=power,
                 keywords=frozenset(set(abilities) & KEYWORDS[case.game]),
                 pressure=pressure if case.game == "ijinden" else 1,
                 protector=cs.protector if kind == "battle" else None)
@@ -67,14 +67,14 @@ def _attacks(case: Case) -> list[Attack] | None:
     return None
 
 
-def board_of_case(case: Case) -> tuple[Board | None, str]:
+def board_of_case(case: Case) -> tuple[BlockBoard | None, str]:
     """The block board at the case's first attack, or ``None`` and why the models cannot describe it."""
     if case.game == "mtg" and case.setup.phase != "combat":
         return None, "starts outside combat"
     attacks = _attacks(case)
     if not attacks:
         return None, "its first decision is not the attack"
-    cards: list[Card] = []
+    cards: list[BlockCard] = []
     for player, ps in case.setup.players.items():
         content = ps.zones.get("battlefield", [])
         for cs in content if isinstance(content, list) else []:
@@ -92,5 +92,5 @@ def board_of_case(case: Case) -> tuple[Board | None, str]:
     for c in cards:
         if c.id in attackers and c.kind not in ("ijin", "creature"):
             return None, f"attacker {c.id} is a {c.kind}"
-    return Board(game=case.game, active=case.setup.active, players=players, cards=tuple(cards),
+    return BlockBoard(game=case.game, active=case.setup.active, players=players, cards=tuple(cards),
                  attacks=tuple(attacks), name=case.id), ""

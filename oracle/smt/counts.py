@@ -22,7 +22,7 @@ from pydantic import Field, model_validator
 
 from ..loader import _load_model, game_dir
 from ..model import Frozen
-from .boards import Attack, Board, Card
+from .block_board import Attack, BlockBoard, BlockCard
 
 
 class CountCard(Frozen):
@@ -113,15 +113,15 @@ def load_counts(game: str, path: Path | None = None) -> BlockCounts:
     return _load_model(path or path_of(game), BlockCounts, "block counts")
 
 
-def board_of(game: str, entry: CountEntry) -> Board:
+def board_of(game: str, entry: CountEntry) -> BlockBoard:
     b = entry.board
-    cards = tuple(Card(c.id, c.controller, c.kind, c.tapped, c.power, frozenset(c.keywords), c.pressure, c.protector)
+    cards = tuple(BlockCard(c.id, c.controller, c.kind, c.tapped, c.power, frozenset(c.keywords), c.pressure, c.protector)
                   for c in b.cards)
-    return Board(game, b.active, tuple(b.players), cards, tuple(Attack(a.attacker, a.target) for a in b.attacks),
+    return BlockBoard(game, b.active, tuple(b.players), cards, tuple(Attack(a.attacker, a.target) for a in b.attacks),
                  b.shield_chosen, name=entry.id)
 
 
-def three_ways(board: Board) -> dict[str, tuple[int, dict[str, int]]]:
+def three_ways(board: BlockBoard) -> dict[str, tuple[int, dict[str, int]]]:
     """(count, divide) by the reference engine, the z3 enumeration and the brute force."""
     from . import brute, verdicts
     from .solver import BlockModel
@@ -133,7 +133,7 @@ def three_ways(board: Board) -> dict[str, tuple[int, dict[str, int]]]:
             "brute force": (brute.count(board), brute.divide(board))}
 
 
-def _yaml_entry(board: Board, case_id: str, count: int, divide: dict[str, int], clauses: list[str]) -> str:
+def _yaml_entry(board: BlockBoard, case_id: str, count: int, divide: dict[str, int], clauses: list[str]) -> str:
     import json
 
     d = board.as_dict()

@@ -11,32 +11,32 @@ from dataclasses import replace
 from itertools import combinations_with_replacement
 from typing import Iterator
 
-from .boards import Attack, Board, Card
+from .block_board import Attack, BlockBoard, BlockCard
 
 A, B = "alice", "bob"
 _F = frozenset
 
 
-def _candidates(game: str) -> list[Card]:
+def _candidates(game: str) -> list[BlockCard]:
     if game == "ijinden":
-        return [Card("?", p, k, tapped=t, power=1000) for p in (A, B) for k in ("ijin", "guardian") for t in (False, True)]
+        return [BlockCard("?", p, k, tapped=t, power=1000) for p in (A, B) for k in ("ijin", "guardian") for t in (False, True)]
     if game == "duelmasters":
-        return [Card("?", p, "creature", tapped=t, power=2000, keywords=kw)
+        return [BlockCard("?", p, "creature", tapped=t, power=2000, keywords=kw)
                 for p in (A, B) for t in (False, True) for kw in (_F(), _F({"blocker"}))]
-    return ([Card("?", p, "creature", tapped=t, power=2, keywords=kw)
+    return ([BlockCard("?", p, "creature", tapped=t, power=2, keywords=kw)
              for p in (A, B) for t in (False, True) for kw in (_F(), _F({"flying"}), _F({"reach"}))]
-            + [Card("?", A, "battle", protector=B), Card("?", B, "battle", protector=B)])
+            + [BlockCard("?", A, "battle", protector=B), BlockCard("?", B, "battle", protector=B)])
 
 
-def _attackers(game: str) -> list[Card]:
+def _attackers(game: str) -> list[BlockCard]:
     if game == "ijinden":
-        return [Card("?", A, "ijin", power=2000, pressure=n) for n in (1, 2, 3)]
+        return [BlockCard("?", A, "ijin", power=2000, pressure=n) for n in (1, 2, 3)]
     if game == "duelmasters":
-        return [Card("?", A, "creature", power=3000)]
-    return [Card("?", A, "creature", power=3, keywords=kw) for kw in (_F(), _F({"flying"}), _F({"menace"}))]
+        return [BlockCard("?", A, "creature", power=3000)]
+    return [BlockCard("?", A, "creature", power=3, keywords=kw) for kw in (_F(), _F({"flying"}), _F({"menace"}))]
 
 
-def boards(game: str, max_cards: int, *, min_cards: int = 1) -> Iterator[Board]:
+def boards(game: str, max_cards: int, *, min_cards: int = 1) -> Iterator[BlockBoard]:
     """Every board of ``game`` with ``min_cards`` to ``max_cards`` cards (at least one attacker)."""
     cands, atts = _candidates(game), _attackers(game)
     max_attackers = 1 if game == "duelmasters" else max_cards
@@ -47,24 +47,24 @@ def boards(game: str, max_cards: int, *, min_cards: int = 1) -> Iterator[Board]:
                     yield from _boards(game, [atts[i] for i in att], [cands[i] for i in cand])
 
 
-def _boards(game: str, att: list[Card], cand: list[Card]) -> Iterator[Board]:
+def _boards(game: str, att: list[BlockCard], cand: list[BlockCard]) -> Iterator[BlockBoard]:
     attackers = [replace(c, id=f"a{n + 1}") for n, c in enumerate(att)]
     candidates = [replace(c, id=f"c{n + 1}") for n, c in enumerate(cand)]
     cards = tuple(attackers + candidates)
     if game == "ijinden":
-        yield Board(game, A, (A, B), cards, tuple(Attack(a.id, B) for a in attackers))
+        yield BlockBoard(game, A, (A, B), cards, tuple(Attack(a.id, B) for a in attackers))
     elif game == "duelmasters":
         for shield_chosen in (False, True):
-            yield Board(game, A, (A, B), cards, (Attack(attackers[0].id, B),), shield_chosen=shield_chosen)
+            yield BlockBoard(game, A, (A, B), cards, (Attack(attackers[0].id, B),), shield_chosen=shield_chosen)
         for c in candidates:  # C1: an attack on a tapped creature of the opponent
             if c.controller == B and c.tapped:
-                yield Board(game, A, (A, B), cards, (Attack(attackers[0].id, c.id),))
+                yield BlockBoard(game, A, (A, B), cards, (Attack(attackers[0].id, c.id),))
     else:
         targets = [B] + [c.id for c in candidates if c.kind == "battle"]  # 310.8b: bob protects every battle
         yield from _mtg_targets(cards, attackers, targets)
 
 
-def _mtg_targets(cards: tuple[Card, ...], attackers: list[Card], targets: list[str]) -> Iterator[Board]:
+def _mtg_targets(cards: tuple[BlockCard, ...], attackers: list[BlockCard], targets: list[str]) -> Iterator[BlockBoard]:
     def assign(i: int, chosen: list[str]) -> Iterator[list[str]]:
         if i == len(attackers):
             yield chosen
@@ -73,4 +73,4 @@ def _mtg_targets(cards: tuple[Card, ...], attackers: list[Card], targets: list[s
             yield from assign(i + 1, chosen + [t])
 
     for chosen in assign(0, []):
-        yield Board("mtg", A, (A, B), cards, tuple(Attack(a.id, t) for a, t in zip(attackers, chosen)))
+        yield BlockBoard("mtg", A, (A, B), cards, tuple(Attack(a.id, t) for a, t in zip(attackers, chosen)))

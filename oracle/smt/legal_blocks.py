@@ -12,7 +12,7 @@ from typing import Any, Callable
 from ..loader import load_cards
 from ..model import LegalBlocksReply, LegalBlocksRequest, Setup
 from ..model import ScriptEntry
-from .boards import Board
+from .block_board import BlockBoard
 from .convert import board_of_case
 from .counts import board_of, load_counts
 from .verdicts import _attack_entries, _ruleset, engine_legal, setup
@@ -27,7 +27,7 @@ class _CaseView:
         self.script = [ScriptEntry.model_validate(e) for e in script]
 
 
-def request_of(board: Board, id_: str, enumerate_: bool = False) -> LegalBlocksRequest:
+def request_of(board: BlockBoard, id_: str, enumerate_: bool = False) -> LegalBlocksRequest:
     """The ``legal_blocks`` request for a board (the attack as the script)."""
     st = setup(board)
     pool = load_cards(board.game)

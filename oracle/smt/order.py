@@ -1,7 +1,7 @@
 """The order each procedure puts its steps in, as a partial order over trace events, checked in plain
 Python (no z3: ``run`` may call :func:`check_order` on every trace at trace level).
 
-An :class:`Order` is a chain of :class:`Step`\\ s, each tied to its clause. A step picks events by kind and
+An :class:`Order` is a chain of :class:`OrderStep`\\ s, each tied to its clause. A step picks events by kind and
 fields, and gives each a *key* (the card or shield it is about); within one *scope* (the whole trace, one
 Ijinden battle resolution, one Duel Masters attack), every event of an earlier step must be in an earlier
 moment than every event of a later step with the same key. Constraints read only event kinds and fields,
@@ -23,7 +23,7 @@ def _const(_args: Mapping[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class Step:
+class OrderStep:
     clause: str
     kinds: frozenset[str]
     key: Callable[[Mapping[str, Any]], Any] = _const
@@ -52,7 +52,7 @@ class Scope:
 class Order:
     id: str
     game: str
-    steps: tuple[Step, ...]
+    steps: tuple[OrderStep, ...]
     doc: str
     scope: str = "trace"
     """``trace``; ``resolution`` (Ijinden: from ``chose_attacker`` to ``battle_resolution_ended``);
@@ -65,7 +65,7 @@ class Order:
 
 @dataclass(frozen=True)
 class Violation:
-    """Step ``first`` must come before step ``then`` (for ``key``), but an event of ``then`` is at moment
+    """OrderStep ``first`` must come before step ``then`` (for ``key``), but an event of ``then`` is at moment
     ``then_moment``, not after ``first_moment``."""
 
     order: str
@@ -100,76 +100,76 @@ _AFTER_BATTLE = ("on_battle_win", "slayer", "creature_wins_battle")
 ORDERS: tuple[Order, ...] = (
     # ---------------------------------------------------------------- Ijinden (seed 000)
     Order("ijinden.attack-plus-before-attacker", "ijinden",
-          (Step("ijinden:A2", frozenset({"power_changed"}), _by_card, label="attack+ applies"),
-           Step("ijinden:A3", frozenset({"became_attacker"}), _by_card, label="becomes an attacker")),
+          (OrderStep("ijinden:A2", frozenset({"power_changed"}), _by_card, label="attack+ applies"),
+           OrderStep("ijinden:A3", frozenset({"became_attacker"}), _by_card, label="becomes an attacker")),
           "A2 before A3: アタック+ is in effect before the Ijin becomes an attacker."),
     Order("ijinden.attack-before-block", "ijinden",
-          (Step("ijinden:A3", frozenset({"became_attacker"}), _by_card, label="becomes an attacker"),
-           Step("ijinden:B3", frozenset({"became_blocker"}), _by_attacker, label="is assigned a blocker")),
+          (OrderStep("ijinden:A3", frozenset({"became_attacker"}), _by_card, label="becomes an attacker"),
+           OrderStep("ijinden:B3", frozenset({"became_blocker"}), _by_attacker, label="is assigned a blocker")),
           "A3 before B3: blockers are assigned to attackers."),
     Order("ijinden.block-choose-judge", "ijinden",
-          (Step("ijinden:B3", frozenset({"blocked"}), _by_card, label="is blocked"),
-           Step("ijinden:C1a", frozenset({"chose_attacker"}), _by_card, label="is chosen"),
-           Step("ijinden:D1", frozenset({"won_battle", "lost_battle"}), _by_card, label="battle judged")),
+          (OrderStep("ijinden:B3", frozenset({"blocked"}), _by_card, label="is blocked"),
+           OrderStep("ijinden:C1a", frozenset({"chose_attacker"}), _by_card, label="is chosen"),
+           OrderStep("ijinden:D1", frozenset({"won_battle", "lost_battle"}), _by_card, label="battle judged")),
           "B3 before C1a before D1: a blocked attacker is chosen, then its battle is judged."),
     Order("ijinden.resolution", "ijinden",
-          (Step("ijinden:D1", frozenset({"won_battle", "lost_battle"}), label="battle judged"),
-           Step("ijinden:D2", frozenset({"destroyed"}), where=lambda a, s: a.get("card") in s.losers,
+          (OrderStep("ijinden:D1", frozenset({"won_battle", "lost_battle"}), label="battle judged"),
+           OrderStep("ijinden:D2", frozenset({"destroyed"}), where=lambda a, s: a.get("card") in s.losers,
                 label="losers destroyed"),
-           Step("ijinden:D3", frozenset({"triggered"}), where=_ability_in("undestroy"), label="destroyed-triggers"),
-           Step("ijinden:D4", frozenset({"moved"}), where=lambda a, s: a.get("to") == "graveyard"
+           OrderStep("ijinden:D3", frozenset({"triggered"}), where=_ability_in("undestroy"), label="destroyed-triggers"),
+           OrderStep("ijinden:D4", frozenset({"moved"}), where=lambda a, s: a.get("to") == "graveyard"
                 and a.get("from") == "battlefield" and a.get("card") in s.losers, label="to the graveyard"),
-           Step("ijinden:D5", frozenset({"triggered"}),  # of the cards D4 put there: a card that went to the
+           OrderStep("ijinden:D5", frozenset({"triggered"}),  # of the cards D4 put there: a card that went to the
                 # graveyard otherwise (a D3 cost) triggers then, nested, not at D5
                 where=lambda a, s: _ability_in("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy",
                                                "netherworld")(a, s) and a.get("card") in s.losers,
                 label="graveyard-triggers"),
-           Step("ijinden:D6", frozenset({"battle_resolution_ended"}), label="resolution ends")),
+           OrderStep("ijinden:D6", frozenset({"battle_resolution_ended"}), label="resolution ends")),
           "D1 < D2 < D3 < D4 < D5 < D6 within one battle resolution.", scope="resolution"),
     # ---------------------------------------------------------------- Duel Masters (seed 002)
     Order("duelmasters.blocked-triggers-then-battle", "duelmasters",
-          (Step("duelmasters:A3", frozenset({"blocked"}), label="blocked"),
-           Step("duelmasters:B1", frozenset({"resolved"}), where=_ability_in("on_attack_blocked"),
+          (OrderStep("duelmasters:A3", frozenset({"blocked"}), label="blocked"),
+           OrderStep("duelmasters:B1", frozenset({"resolved"}), where=_ability_in("on_attack_blocked"),
                 label="attacker's when-blocked"),
-           Step("duelmasters:B2", frozenset({"resolved"}), where=_ability_in("on_block"), label="blocker's when-blocks"),
-           Step("duelmasters:B3", frozenset({"won_battle", "lost_battle"}), label="battle")),
+           OrderStep("duelmasters:B2", frozenset({"resolved"}), where=_ability_in("on_block"), label="blocker's when-blocks"),
+           OrderStep("duelmasters:B3", frozenset({"won_battle", "lost_battle"}), label="battle")),
           "A3 < B1 < B2 < B3: the attacker's when-blocked effects, then the blocker's, then the battle.",
           scope="attack"),
     Order("duelmasters.shield", "duelmasters",
-          (Step("duelmasters:U2", frozenset({"shield_chosen"}), _by_card, label="shield chosen"),
-           Step("duelmasters:U4", frozenset({"broken"}), _by_card, label="shield broken"),
-           Step("duelmasters:U5", frozenset({"used"}), _by_card, where=_ability_in("s_trigger"), label="Ｓ・トリガー used")),
+          (OrderStep("duelmasters:U2", frozenset({"shield_chosen"}), _by_card, label="shield chosen"),
+           OrderStep("duelmasters:U4", frozenset({"broken"}), _by_card, label="shield broken"),
+           OrderStep("duelmasters:U5", frozenset({"used"}), _by_card, where=_ability_in("s_trigger"), label="Ｓ・トリガー used")),
           "U2 < U4 < U5 per shield: the shield is chosen, broken, then its Ｓ・トリガー used."),
     Order("duelmasters.no-block-after-shield", "duelmasters",
-          (Step("duelmasters:A3", frozenset({"blocked"}), label="blocked"),
-           Step("duelmasters:U3", frozenset({"shield_chosen"}), label="shield chosen")),
+          (OrderStep("duelmasters:A3", frozenset({"blocked"}), label="blocked"),
+           OrderStep("duelmasters:U3", frozenset({"shield_chosen"}), label="shield chosen")),
           "U3: once the shield has been chosen no block is possible (a block comes first).", scope="attack"),
     Order("duelmasters.after-battle", "duelmasters",
-          (Step("duelmasters:B3", frozenset({"won_battle", "lost_battle"}), label="battle"),
-           Step("duelmasters:C6", frozenset({"triggered"}), where=_ability_in(*_AFTER_BATTLE), label="after-battle triggers"),
-           Step("duelmasters:C7", frozenset({"resolved"}), where=lambda a, s: a.get("ability") in _AFTER_BATTLE
+          (OrderStep("duelmasters:B3", frozenset({"won_battle", "lost_battle"}), label="battle"),
+           OrderStep("duelmasters:C6", frozenset({"triggered"}), where=_ability_in(*_AFTER_BATTLE), label="after-battle triggers"),
+           OrderStep("duelmasters:C7", frozenset({"resolved"}), where=lambda a, s: a.get("ability") in _AFTER_BATTLE
                 and a.get("player") == s.active, label="active player's after-battle effects"),
-           Step("duelmasters:C7", frozenset({"resolved"}), where=lambda a, s: a.get("ability") in _AFTER_BATTLE
+           OrderStep("duelmasters:C7", frozenset({"resolved"}), where=lambda a, s: a.get("ability") in _AFTER_BATTLE
                 and a.get("player") != s.active, label="the other player's after-battle effects")),
           "B3 < C6 < C7: after the battle the after-battle effects trigger and resolve, active player's first.",
           scope="attack"),
     # ---------------------------------------------------------------- Magic (seed 003, CR)
     Order("mtg.attack-block-damage", "mtg",
-          (Step("mtg:508.1k", frozenset({"became_attacker"}), _by_card, label="attacks"),
-           Step("mtg:509.1g", frozenset({"became_blocker"}), _by_attacker, label="is blocked")),
+          (OrderStep("mtg:508.1k", frozenset({"became_attacker"}), _by_card, label="attacks"),
+           OrderStep("mtg:509.1g", frozenset({"became_blocker"}), _by_attacker, label="is blocked")),
           "508 before 509: blockers block creatures already attacking."),
     Order("mtg.battle-damage-before-sba", "mtg",
-          (Step("mtg:310.6", frozenset({"counters_removed"}), _by_card, where=_is(kind="defense"),
+          (OrderStep("mtg:310.6", frozenset({"counters_removed"}), _by_card, where=_is(kind="defense"),
                 label="defense counters removed"),
-           Step("mtg:310.7", frozenset({"moved"}), _by_card, where=lambda a, s: a.get("from") == "battlefield"
+           OrderStep("mtg:310.7", frozenset({"moved"}), _by_card, where=lambda a, s: a.get("from") == "battlefield"
                 and a.get("to") == "graveyard" and a.get("card") in s.battles, label="battle put into the graveyard")),
           "310.6 before 310.7: the damage removes the counters, then the SBA puts the battle with 0 defense away."),
     Order("mtg.siege-trigger-before-cast", "mtg",
-          (Step("mtg:310.6", frozenset({"counters_removed"}), _by_card, where=_is(kind="defense", left=0),
+          (OrderStep("mtg:310.6", frozenset({"counters_removed"}), _by_card, where=_is(kind="defense", left=0),
                 label="last defense counter removed"),
-           Step("mtg:310.11b", frozenset({"resolved"}), _by_card, where=_ability_in("siege"), label="Siege trigger resolves"),
-           Step("mtg:310.11b", frozenset({"moved"}), _by_card, where=_is(to="exile"), label="exiled"),
-           Step("mtg:310.11b", frozenset({"cast"}), _by_card, where=_is(face="back"), label="cast transformed")),
+           OrderStep("mtg:310.11b", frozenset({"resolved"}), _by_card, where=_ability_in("siege"), label="Siege trigger resolves"),
+           OrderStep("mtg:310.11b", frozenset({"moved"}), _by_card, where=_is(to="exile"), label="exiled"),
+           OrderStep("mtg:310.11b", frozenset({"cast"}), _by_card, where=_is(face="back"), label="cast transformed")),
           "310.11b: the last counter goes, the Siege trigger resolves, exiles the battle, then it may be cast."),
 )
 

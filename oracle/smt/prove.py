@@ -19,7 +19,7 @@ from typing import Callable
 import z3
 
 from .battle import c1a_blocked, d1_judgement, defense_after_damage, dm_battle
-from .boards import Attack, Board, Card, declaration
+from .block_board import Attack, BlockBoard, BlockCard, declaration
 from .solver import BATTLE, CREATURE, GUARDIAN, IJIN, KINDS, CardView, View, constraints
 
 PLAYERS = {"ijinden": 2, "duelmasters": 2, "mtg": 3}
@@ -233,7 +233,7 @@ class Outcome:
     seconds: float
     max_cards: int
     counterexample: str = ""
-    board: Board | None = None
+    board: BlockBoard | None = None
     declaration: tuple[tuple[str, str], ...] = ()
 
     def as_dict(self) -> dict:
@@ -267,7 +267,7 @@ def prove(prop: Property, max_cards: int = DEFAULT_K, misread: frozenset[str] = 
     return Outcome(prop, "unknown" if unknown else "proved", time.perf_counter() - start, max_cards)
 
 
-def _decode(v: View, m: z3.ModelRef, extra: dict) -> tuple[Board, tuple[tuple[str, str], ...], str]:
+def _decode(v: View, m: z3.ModelRef, extra: dict) -> tuple[BlockBoard, tuple[tuple[str, str], ...], str]:
     """The counterexample as a board, its declaration and the helper values."""
     def val(t):
         return m.eval(t, model_completion=True)
@@ -275,10 +275,10 @@ def _decode(v: View, m: z3.ModelRef, extra: dict) -> tuple[Board, tuple[tuple[st
     players = tuple(f"p{n}" for n in range(v.players))
     kinds = {k: name for name, k in KINDS.items()}
 
-    def card(c: CardView) -> Card:
+    def card(c: CardView) -> BlockCard:
         kw = frozenset(k for k in ("blocker", "flying", "reach", "menace") if z3.is_true(val(getattr(c, k))))
         kind = kinds[val(c.kind).as_long()]
-        return Card(c.id, players[val(c.controller).as_long()], kind, z3.is_true(val(c.tapped)),
+        return BlockCard(c.id, players[val(c.controller).as_long()], kind, z3.is_true(val(c.tapped)),
                     val(c.power).as_long(), kw, val(c.pressure).as_long(),
                     players[val(c.protector).as_long()] if kind == "battle" else None)
 
@@ -287,7 +287,7 @@ def _decode(v: View, m: z3.ModelRef, extra: dict) -> tuple[Board, tuple[tuple[st
     for i, a in enumerate(v.attackers):
         t = val(v.targets[i]).as_long()
         attacks.append(Attack(a.id, players[t] if t < v.players else v.candidates[t - v.players].id))
-    board = Board(v.game, players[0], players, cards, tuple(attacks), z3.is_true(val(v.shield_chosen)))
+    board = BlockBoard(v.game, players[0], players, cards, tuple(attacks), z3.is_true(val(v.shield_chosen)))
     pairs = declaration((v.candidates[j].id, v.attackers[i].id) for (j, i), x in v.x.items() if z3.is_true(val(x)))
     lines = [board.describe(), "  declaration: " + (", ".join(f"{b} blocks {a}" for b, a in pairs) or "no block")]
     for name, terms in extra.items():

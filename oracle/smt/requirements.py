@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import z3
 
-from .boards import Board, Declaration, declaration
+from .block_board import BlockBoard, Declaration, declaration
 from .solver import BlockModel
 
 
 class RequirementModel(BlockModel):
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: BlockBoard) -> None:
         super().__init__(board)
         self.obeyed = self._requirements()
         opt = z3.Optimize()
@@ -47,5 +47,5 @@ class RequirementModel(BlockModel):
         return out
 
 
-def legal_declarations(board: Board) -> list[Declaration]:
+def legal_declarations(board: BlockBoard) -> list[Declaration]:
     return sorted(declaration(d) for d in RequirementModel(board).enumerate())

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from .boards import Board, Declaration, declaration
+from .block_board import BlockBoard, Declaration, declaration
 
 IJIN, GUARDIAN, CREATURE, BATTLE = 0, 1, 2, 3
 KINDS = {"ijin": IJIN, "guardian": GUARDIAN, "creature": CREATURE, "battle": BATTLE}
@@ -72,7 +72,7 @@ class View:
         return out
 
 
-def concrete(board: Board, prefix: str = "") -> View:
+def concrete(board: BlockBoard, prefix: str = "") -> View:
     """The view of a concrete board, with a fresh Bool per (candidate, attacker)."""
     index = {p: n for n, p in enumerate(board.players)}
     cand_ids = board.candidates
@@ -165,7 +165,7 @@ class BlockModel:
     """One solver for one concrete board: enumerate its legal declarations (push/pop, a blocking clause
     per model) and judge single declarations."""
 
-    def __init__(self, board: Board, misread: frozenset[str] = frozenset()) -> None:
+    def __init__(self, board: BlockBoard, misread: frozenset[str] = frozenset()) -> None:
         self.board = board
         self.view = concrete(board)
         self.solver = z3.Solver()

@@ -17,7 +17,7 @@ from ..core.legality import pending
 from ..errors import Unreachable
 from ..loader import load_cards, load_catalog
 from ..model import CaseRequest
-from .boards import Board, Card, Declaration, defending_player
+from .block_board import BlockBoard, BlockCard, Declaration, defending_player
 
 BLOCK_KINDS = {"ijinden": ("declare_blockers",), "duelmasters": ("block", "no_block"), "mtg": ("declare_blockers",)}
 ATTACK_KINDS = {"ijinden": "declare_attackers", "duelmasters": "attack", "mtg": "declare_attackers"}
@@ -33,7 +33,7 @@ def _pool_name(game: str, types: tuple[str, ...], abilities: tuple[str, ...]) ->
     raise LookupError(f"the {game} card pool has no synthetic card with types {types} and abilities {abilities}")
 
 
-def _setup_card(board: Board, c: Card) -> dict[str, Any]:
+def _setup_card(board: BlockBoard, c: BlockCard) -> dict[str, Any]:
     game = board.game
     extra: list[Any] = []
     if game == "ijinden":
@@ -58,7 +58,7 @@ def _setup_card(board: Board, c: Card) -> dict[str, Any]:
     return out
 
 
-def setup(board: Board) -> dict[str, Any]:
+def setup(board: BlockBoard) -> dict[str, Any]:
     """The case setup of a board: every card on its controller's battlefield."""
     players: dict[str, Any] = {p: {"battlefield": [_setup_card(board, c) for c in board.cards if c.controller == p]}
                                for p in board.players}
@@ -77,7 +77,7 @@ def _entry(player: str, kind: str, args: Any = None) -> dict[str, Any]:
     return {"player": player, "kind": kind, "args": args}
 
 
-def _attack_entries(board: Board) -> list[dict[str, Any]]:
+def _attack_entries(board: BlockBoard) -> list[dict[str, Any]]:
     if board.game == "ijinden":
         return [_entry(board.active, "declare_attackers", list(board.attackers))]
     if board.game == "duelmasters":
@@ -86,7 +86,7 @@ def _attack_entries(board: Board) -> list[dict[str, Any]]:
     return [_entry(board.active, "declare_attackers", {a.attacker: a.target for a in board.attacks})]
 
 
-def _request(board: Board, script: list[dict[str, Any]]) -> CaseRequest:
+def _request(board: BlockBoard, script: list[dict[str, Any]]) -> CaseRequest:
     pool = load_cards(board.game)
     st = setup(board)
     names = {c["card"] for p in st["players"].values() for z in p.values() for c in z}
@@ -100,7 +100,7 @@ def _ruleset(game: str) -> str:
 
 
 
-def _asked(board: Board, script: list[dict[str, Any]]):
+def _asked(board: BlockBoard, script: list[dict[str, Any]]):
     """The decision point the engine reaches after ``script`` (its ``point`` is None when it asks none). A
     priority point on the way is passed, the pass joining ``script`` (Magic gives priority in every step, CR
     117.3a: the beginning of combat and the declare attackers step come before the block declaration)."""
@@ -116,13 +116,13 @@ def _accepted(point, entry: dict[str, Any]) -> bool:
 
 
 @cache
-def _attack_refused(board: Board) -> bool:
+def _attack_refused(board: BlockBoard) -> bool:
     entries = _attack_entries(board)
     before = entries[:-1]
     return not _accepted(_asked(board, before), entries[-1])
 
 
-def _prefix(board: Board) -> list[dict[str, Any]]:
+def _prefix(board: BlockBoard) -> list[dict[str, Any]]:
     script: list[dict[str, Any]] = []
     _asked(board, script)  # Magic: the passes of the beginning of combat, before the attack declaration
     script += _attack_entries(board)
@@ -134,7 +134,7 @@ def _prefix(board: Board) -> list[dict[str, Any]]:
     return script
 
 
-def engine_legal(board: Board, decl: Declaration) -> bool:
+def engine_legal(board: BlockBoard, decl: Declaration) -> bool:
     """The reference engine's verdict on one block declaration of ``board``."""
     if _attack_refused(board):
         raise Unreachable(f"the engine refuses the attack of {board.name or 'the board'}")
@@ -157,7 +157,7 @@ def engine_legal(board: Board, decl: Declaration) -> bool:
     return _mtg_legal(board, decl, script)
 
 
-def _mtg_legal(board: Board, decl: Declaration, script: list[dict[str, Any]]) -> bool:
+def _mtg_legal(board: BlockBoard, decl: Declaration, script: list[dict[str, Any]]) -> bool:
     """Each defending player the engine asks declares the blocks of their own creatures; the blocks of a
     creature whose controller defends against nothing go with the first declaration (to be refused)."""
     defending = {defending_player(board, a) for a in board.attacks}
@@ -178,7 +178,7 @@ def _mtg_legal(board: Board, decl: Declaration, script: list[dict[str, Any]]) ->
         script = script + [entry]
 
 
-def engine_count(board: Board) -> int | None:
+def engine_count(board: BlockBoard) -> int | None:
     """How many legal block declarations the engine itself enumerates at the block point
     (:func:`oracle.core.legality.legal_decisions`); ``None`` where one decision does not hold the whole
     declaration (Magic with several defending players) or the enumeration is partial. Where the engine

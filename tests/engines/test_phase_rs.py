@@ -27,7 +27,7 @@ if importlib.util.find_spec("phase") is None:
     pytest.skip("phase.rs is not installed: pip install 'tcg-oracle[phase]' "
                 "(or pip install 'phase-python==0.103.0')", allow_module_level=True)
 
-from oracle.engines import phase_rs  # noqa: E402
+from oracle.engines import phase_rs
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from pathlib import Path
 HARNESS = Path(__file__).resolve().parent.parent / "harness"
 sys.path.insert(0, str(HARNESS))
 
-from oracle import paths, registry  # noqa: E402
-from oracle.cli import main  # noqa: E402
+from oracle import paths, registry
+from oracle.cli import main
 
 registry._GAMES["toy"] = "toygame"
 paths.cases_dir = lambda: HARNESS / "fixtures" / "cases"

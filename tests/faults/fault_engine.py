@@ -93,8 +93,8 @@ else:
     send({"type": "hello", "protocol_version": 1, "schema_version": 1,
           "engine": {"name": "fault-engine", "version": "1"}, "games": ["toy"]})
 
-import toygame  # noqa: E402
-from oracle.model import CaseRequest  # noqa: E402
+import toygame
+from oracle.model import CaseRequest
 
 for line in sys.stdin.buffer:
     req = json.loads(line)

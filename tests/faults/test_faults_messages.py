@@ -8,10 +8,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "core"))
 
-from test_compare import case, e  # noqa: E402
+from test_compare import case, e
 
-from oracle.harness.compare import compare  # noqa: E402
-from oracle.model import CaseReply  # noqa: E402
+from oracle.harness.compare import compare
+from oracle.model import CaseReply
 
 
 def test_a_missing_final_field_is_called_missing_not_null():

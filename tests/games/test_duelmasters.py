@@ -19,8 +19,7 @@ from oracle.model import Case, CaseRequest
 GAME = registry.get("duelmasters")
 RULESET = "dm-seed-crossgear-era"
 CURRENT = "dm-comprehensive-2024-02-15"
-G = "duelmasters:"
-NEW_CLAUSES = (G + "CR113.6", G + "CR113.6a", G + "CR104.2a")
+NEW_CLAUSES = ("duelmasters:CR113.6", "duelmasters:CR113.6a", "duelmasters:CR104.2a")
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -29,7 +28,7 @@ def run(players: dict, script: list, *, active: str = "alice", props: dict | Non
     """Play a small board: ``players`` as in a case setup, ``script`` as {player: {kind: args}}."""
     case = Case.model_validate({
         "id": "unit", "game": "duelmasters", "rulesets": [RULESET], "title": "unit",
-        "source": {"kind": "seed", "document": "dm-seed-002", "quote": "x"}, "rules": [G + "A1"],
+        "source": {"kind": "seed", "document": "dm-seed-002", "quote": "x"}, "rules": ["duelmasters:A1"],
         "setup": {"active": active, "players": players, "props": props or {}},
         "script": script, "expect": {"winner": None}})
     pool = load_cards("duelmasters")
@@ -70,7 +69,7 @@ def test_p2_summoning_sick_refused_and_nothing_changes():
     r = run({"alice": {"battlefield": [vanilla("a", 3000, entered_this_turn=True)]},
              "bob": {"shields": shields("s1")}}, [atk("a", "bob")])
     rej = one(r, "rejected", reason="summoning_sick")
-    assert rej.clause == G + "P2"
+    assert rej.clause == "duelmasters:P2"
     assert r.trace[-1] is rej and r.final["cards"]["a"]["tapped"] is False
 
 
@@ -78,7 +77,7 @@ def test_n1_speed_attacker_and_evolution_attack_when_new():
     for card in ("試験用スピードアタッカー", "試験用進化クリーチャー"):
         r = run({"alice": {"battlefield": [{"id": "n", "card": card, "power": 1000, "entered_this_turn": True}]},
                  "bob": {"shields": shields("s1")}}, [atk("n", "bob"), {"alice": {"choose_shield": "s1"}}])
-        assert one(r, "attacked", card="n").clause == G + "N1"
+        assert one(r, "attacked", card="n").clause == "duelmasters:N1"
         assert r.final["cards"]["s1"]["zone"] == "hand"
 
 
@@ -86,7 +85,7 @@ def test_p1_only_own_creatures_in_the_battle_zone():
     r = run({"alice": {"hand": [vanilla("h", 1000)]}, "bob": {"battlefield": [vanilla("x", 1000)]}},
             [atk("x", "bob"), atk("h", "bob")])
     assert [(e.args["reason"], e.clause) for e in events(r, "rejected")] == [
-        ("attacker_not_yours", G + "P1"), ("attacker_not_in_battle_zone", G + "P1")]
+        ("attacker_not_yours", "duelmasters:P1"), ("attacker_not_in_battle_zone", "duelmasters:P1")]
 
 
 def test_a1_tapped_creature_cannot_attack_again():
@@ -101,7 +100,7 @@ def test_a1_tap_and_declaration_are_one_moment_naming_only_the_player():
     assert one(r, "rejected", at=0).args["reason"] == "attack_target_shield"
     tapped, attacked = one(r, "tapped", card="a"), one(r, "attacked", card="a")
     assert tapped.moment == attacked.moment and attacked.args["target"] == "bob"
-    assert attacked.clause == G + "A1"
+    assert attacked.clause == "duelmasters:A1"
 
 
 def test_p3_n2_tap_trigger_needs_a_creature_that_could_attack():
@@ -109,11 +108,11 @@ def test_p3_n2_tap_trigger_needs_a_creature_that_could_attack():
                                         "entered_this_turn": True}]},
              "bob": {"battlefield": [vanilla("c", 1000)]}}
     r = run(board, [{"alice": {"tap_ability": "tt"}}])
-    assert one(r, "rejected").clause == G + "N2"
+    assert one(r, "rejected").clause == "duelmasters:N2"
     board["alice"]["battlefield"][0]["entered_this_turn"] = False
     r = run(board, [{"alice": {"tap_ability": "tt"}}, {"alice": {"choose_target": "c"}}])
     used = one(r, "used", card="tt")
-    assert used.clause == G + "P3" and used.moment == one(r, "tapped", card="tt").moment
+    assert used.clause == "duelmasters:P3" and used.moment == one(r, "tapped", card="tt").moment
     assert r.final["cards"]["c"]["tapped"] is True
 
 
@@ -127,7 +126,7 @@ def test_n2_dynamo_when_a_battle_begins_not_at_the_open_point():
     assert one(r, "rejected").args["reason"] == "tap_ability_cannot_attack" and r.final["cards"]["dy"]["tapped"] is False
     r = run(board, [atk("a", "c"), {"alice": {"tap_ability": "dy"}}, {"alice": {"choose_target": "a"}}])
     used = one(r, "used", card="dy")
-    assert used.clause == G + "N2" and used.moment == one(r, "tapped", card="dy").moment
+    assert used.clause == "duelmasters:N2" and used.moment == one(r, "tapped", card="dy").moment
     assert one(r, "attacked").moment < used.moment < one(r, "won_battle").moment
     assert one(r, "won_battle").args == {"card": "a", "power": 3000, "against": "c"}
     r = run(board, [atk("a", "c"), {"alice": {"decline": "dy"}}])
@@ -154,7 +153,7 @@ def test_a3_block_refusals():
     r = run(board, [atk("a", "bob"), {"bob": {"block": "v"}}, {"bob": {"block": "b"}}, {"bob": "no_block"},
                     {"alice": {"choose_shield": "s1"}}])
     assert [(e.args["reason"], e.clause) for e in events(r, "rejected")] == [
-        ("blocker_not_blocker", G + "A3"), ("blocker_tapped", G + "A3")]
+        ("blocker_not_blocker", "duelmasters:A3"), ("blocker_tapped", "duelmasters:A3")]
 
 
 def test_a3_no_block_decision_without_a_blocker():
@@ -169,11 +168,11 @@ def test_b1_b2_order_and_b3_battle_with_pluses():
              "bob": {"battlefield": [{"id": "b", "card": "試験用ブロックドロー", "power": 6000}], "deck": 1, "shields": 1}},
             [atk("sl", "bob"), {"bob": {"block": "b"}}])
     trig = events(r, "triggered")
-    assert {e.clause for e in trig} == {G + "N3", G + "N4"} and len({e.moment for e in trig}) == 1
+    assert {e.clause for e in trig} == {"duelmasters:N3", "duelmasters:N4"} and len({e.moment for e in trig}) == 1
     res = events(r, "resolved")
-    assert [(e.args["card"], e.clause) for e in res] == [("sl", G + "B1"), ("b", G + "B2")]
+    assert [(e.args["card"], e.clause) for e in res] == [("sl", "duelmasters:B1"), ("b", "duelmasters:B2")]
     won = one(r, "won_battle")
-    assert won.args == {"card": "sl", "power": 7000, "against": "b"} and won.clause == G + "B3"
+    assert won.args == {"card": "sl", "power": 7000, "against": "b"} and won.clause == "duelmasters:B3"
 
 
 def test_b4_n5_tie_both_destroyed_at_once_and_no_win_effect():
@@ -181,10 +180,10 @@ def test_b4_n5_tie_both_destroyed_at_once_and_no_win_effect():
              "bob": {"battlefield": [{"id": "b", "card": "試験用ブロッカー", "power": 2000}], "shields": 1}},
             [atk("a", "bob"), {"bob": {"block": "b"}}])
     lost = events(r, "lost_battle")
-    assert len(lost) == 2 and {e.clause for e in lost} == {G + "N5"} and not events(r, "won_battle")
+    assert len(lost) == 2 and {e.clause for e in lost} == {"duelmasters:N5"} and not events(r, "won_battle")
     destroyed = events(r, "destroyed")
     assert {e.args["card"] for e in destroyed} == {"a", "b"} and len({e.moment for e in destroyed}) == 1
-    assert destroyed[0].clause == G + "B4" and not events(r, "triggered")
+    assert destroyed[0].clause == "duelmasters:B4" and not events(r, "triggered")
 
 
 # -- U: not blocked -----------------------------------------------------------------------------
@@ -194,7 +193,7 @@ def test_u1_unblocked_effect_before_the_shield_and_win_without_shields():
             [atk("mz", "bob")])
     kinds = [e.kind for e in r.trace]
     assert kinds.index("resolved") < kinds.index("won") and r.winner == "alice"
-    assert one(r, "resolved").clause == G + "U1" and one(r, "won").clause == G + "U2"
+    assert one(r, "resolved").clause == "duelmasters:U1" and one(r, "won").clause == "duelmasters:U2"
 
 
 def test_u3_block_after_the_shield_is_chosen_is_refused():
@@ -203,7 +202,7 @@ def test_u3_block_after_the_shield_is_chosen_is_refused():
             [atk("w", "bob"), {"bob": "no_block"}, {"alice": {"choose_shield": "s1"}}, {"bob": {"block": "b"}},
              {"alice": {"choose_shield": "s2"}}])
     rej = one(r, "rejected")
-    assert rej.args["reason"] == "block_after_shield_chosen" and rej.clause == G + "U3"
+    assert rej.args["reason"] == "block_after_shield_chosen" and rej.clause == "duelmasters:U3"
     assert r.final["cards"]["b"]["tapped"] is False
 
 
@@ -214,8 +213,8 @@ def test_u4_to_u8_one_shield_at_a_time_with_its_trigger_window():
              {"alice": {"choose_shield": "s1"}}, {"bob": {"decline": "s1"}}])
     seq = [(e.kind, e.args.get("card"), e.clause) for e in r.trace
            if e.kind in ("shield_chosen", "broken", "used", "drew")]
-    assert seq == [("shield_chosen", "s2", G + "U2"), ("broken", "s2", G + "U4"), ("used", "s2", G + "U5"),
-                   ("drew", None, G + "U6"), ("shield_chosen", "s1", G + "U8"), ("broken", "s1", G + "U8")]
+    assert seq == [("shield_chosen", "s2", "duelmasters:U2"), ("broken", "s2", "duelmasters:U4"), ("used", "s2", "duelmasters:U5"),
+                   ("drew", None, "duelmasters:U6"), ("shield_chosen", "s1", "duelmasters:U8"), ("broken", "s1", "duelmasters:U8")]
     broken = one(r, "broken", card="s2")
     assert one(r, "moved", card="s2", to="hand").moment == broken.moment
 
@@ -226,7 +225,7 @@ def test_u9_breaks_continue_after_the_attacker_left():
             [atk("w", "bob"), {"alice": {"choose_shield": "s1"}}, {"bob": {"use": "s1"}},
              {"bob": {"choose_target": "w"}}, {"alice": {"choose_shield": "s2"}}])
     assert r.final["cards"]["w"]["zone"] == "graveyard" and r.final["cards"]["s2"]["zone"] == "hand"
-    assert one(r, "broken", card="s2").clause == G + "U9"
+    assert one(r, "broken", card="s2").clause == "duelmasters:U9"
 
 
 def test_n7_s_trigger_only_from_the_broken_shield_and_s_back():
@@ -235,12 +234,12 @@ def test_n7_s_trigger_only_from_the_broken_shield_and_s_back():
                      "shields": [{"id": "s1", "card": "試験用光カード"}, {"id": "s2", "card": "試験用Ｓ・トリガードロー"}],
                      "deck": 1}},
             [atk("a", "bob"), {"alice": {"choose_shield": "s2"}}, {"bob": {"use": "h"}}, {"bob": {"decline": "s2"}}])
-    assert one(r, "rejected").clause == G + "N7"
+    assert one(r, "rejected").clause == "duelmasters:N7"
     r = run({"alice": {"battlefield": [vanilla("a", 1000)]},
              "bob": {"hand": [{"id": "sb", "card": "試験用Ｓ・バック"}], "shields": [{"id": "s1", "card": "試験用光カード"}]}},
             [atk("a", "bob"), {"alice": {"choose_shield": "s1"}}, {"bob": {"use": "sb"}}])
     used = one(r, "used", card="sb")
-    assert one(r, "moved", card="s1", to="graveyard").moment == used.moment and used.clause == G + "N7"
+    assert one(r, "moved", card="s1", to="graveyard").moment == used.moment and used.clause == "duelmasters:N7"
     assert r.final["cards"]["sb"]["zone"] == "battlefield"
 
 
@@ -248,7 +247,7 @@ def test_n8_bone_slime_destroyed_after_the_attack_on_a_player_only():
     r = run({"alice": {"battlefield": [{"id": "bs", "card": "ねじれる者ボーン・スライム"}]}, "bob": {"shields": shields("s1")}},
             [atk("bs", "bob"), {"alice": {"choose_shield": "s1"}}])
     ended, destroyed = one(r, "attack_ended"), one(r, "destroyed", card="bs")
-    assert ended.clause == G + "U7" and destroyed.clause == G + "N8" and ended.moment < destroyed.moment
+    assert ended.clause == "duelmasters:U7" and destroyed.clause == "duelmasters:N8" and ended.moment < destroyed.moment
     r = run({"alice": {"battlefield": [{"id": "bs", "card": "ねじれる者ボーン・スライム"}]},
              "bob": {"battlefield": [vanilla("c", 500, tapped=True)]}}, [atk("bs", "c")])
     assert r.final["cards"]["bs"]["zone"] == "battlefield"
@@ -263,14 +262,14 @@ def test_cr113_6_cr113_6a_shields_wait_together_then_move_together():
              {"bob": {"decline": "s1"}}, {"bob": {"use": "s2"}}], ruleset=CURRENT)
     seq = [(e.kind, e.args.get("card"), e.clause) for e in r.trace
            if e.kind in ("shield_chosen", "waiting", "declared", "broken", "used", "drew")]
-    assert seq == [("shield_chosen", "s2", G + "U2"), ("shield_chosen", "s1", G + "U2"),
-                   ("waiting", "s2", G + "CR113.6a"), ("waiting", "s1", G + "CR113.6a"),
-                   ("declared", "s2", G + "CR113.6"), ("broken", "s2", G + "U4"), ("broken", "s1", G + "U4"),
-                   ("used", "s2", G + "U5"), ("drew", None, G + "U6")]
+    assert seq == [("shield_chosen", "s2", "duelmasters:U2"), ("shield_chosen", "s1", "duelmasters:U2"),
+                   ("waiting", "s2", "duelmasters:CR113.6a"), ("waiting", "s1", "duelmasters:CR113.6a"),
+                   ("declared", "s2", "duelmasters:CR113.6"), ("broken", "s2", "duelmasters:U4"), ("broken", "s1", "duelmasters:U4"),
+                   ("used", "s2", "duelmasters:U5"), ("drew", None, "duelmasters:U6")]
     assert len({e.moment for e in events(r, "waiting")}) == 1
     to_hand = [e for e in events(r, "moved") if e.args["to"] == "hand"]
     assert {e.moment for e in to_hand} == {one(r, "broken", card="s1").moment} and len(to_hand) == 2
-    assert {e.clause for e in to_hand} == {G + "CR113.6"}
+    assert {e.clause for e in to_hand} == {"duelmasters:CR113.6"}
     assert r.final["cards"]["s1"]["zone"] == "hand" and r.final["cards"]["s2"]["zone"] == "graveyard"
 
 
@@ -296,8 +295,8 @@ def test_current_break_refusals():
                     {"bob": {"block": "b"}}, {"bob": {"use": "h"}}, {"bob": {"use": {"card": "sb", "discard": "s2"}}},
                     {"bob": {"use": "sb"}}, {"bob": {"decline": "s2"}}], ruleset=CURRENT)
     assert [(e.args["reason"], e.clause) for e in events(r, "rejected")] == [
-        ("shield_already_chosen", G + "U2"), ("block_after_shield_chosen", G + "U3"),
-        ("s_trigger_not_broken", G + "N7"), ("illegal_target", G + "CR113.6")]
+        ("shield_already_chosen", "duelmasters:U2"), ("block_after_shield_chosen", "duelmasters:U3"),
+        ("s_trigger_not_broken", "duelmasters:N7"), ("illegal_target", "duelmasters:CR113.6")]
     discard = one(r, "moved", card="s1")                    # the default discard: the light waiting shield
     assert discard.args["from"] == "shields" and discard.moment == one(r, "declared", card="sb").moment
     assert r.final["cards"]["sb"]["zone"] == "battlefield" and r.final["cards"]["s2"]["zone"] == "hand"
@@ -307,9 +306,9 @@ def test_current_break_refusals():
 def test_cr104_2a_direct_attack_wins_before_unblocked_effects_only_now():
     board = {"alice": {"battlefield": [{"id": "mz", "card": "試作型ザウルス・テスター"}], "deck": 1}, "bob": {}}
     r = run(board, [atk("mz", "bob")], ruleset=CURRENT)
-    assert one(r, "won").clause == G + "CR104.2a" and not events(r, "triggered") and r.winner == "alice"
+    assert one(r, "won").clause == "duelmasters:CR104.2a" and not events(r, "triggered") and r.winner == "alice"
     r = run(board, [atk("mz", "bob")])
-    assert one(r, "won").clause == G + "U2" and one(r, "resolved").clause == G + "U1"
+    assert one(r, "won").clause == "duelmasters:U2" and one(r, "resolved").clause == "duelmasters:U1"
 
 
 # -- C: attacking a creature --------------------------------------------------------------------
@@ -317,27 +316,27 @@ def test_cr104_2a_direct_attack_wins_before_unblocked_effects_only_now():
 def test_c1_only_tapped_creatures_unless_an_effect_allows():
     board = {"alice": {"battlefield": [vanilla("a", 5000)]}, "bob": {"battlefield": [vanilla("c", 1000)]}}
     r = run(board, [atk("a", "c")])
-    assert one(r, "rejected").args["reason"] == "target_untapped_creature" and one(r, "rejected").clause == G + "C1"
+    assert one(r, "rejected").args["reason"] == "target_untapped_creature" and one(r, "rejected").clause == "duelmasters:C1"
     board["alice"]["battlefield"][0] = {"id": "a", "card": "試験用アンタップ攻撃", "power": 5000}
     r = run(board, [atk("a", "c")])
-    assert one(r, "attacked").clause == G + "C1" and r.final["cards"]["c"]["zone"] == "graveyard"
+    assert one(r, "attacked").clause == "duelmasters:C1" and r.final["cards"]["c"]["zone"] == "graveyard"
 
 
 def test_n9_target_gone_ends_the_attack_without_battle():
     r = run({"alice": {"battlefield": [{"id": "a", "card": "試験用アタック破壊", "power": 1000}]},
              "bob": {"battlefield": [vanilla("c", 9000, tapped=True)]}}, [atk("a", "c"), {"alice": {"choose_target": "c"}}])
-    assert one(r, "attack_ended").clause == G + "N9" and not events(r, "won_battle")
+    assert one(r, "attack_ended").clause == "duelmasters:N9" and not events(r, "won_battle")
 
 
 def test_c4_c5_c6_c7_battle_then_after_battle_active_player_first():
     r = run({"alice": {"battlefield": [{"id": "a", "card": "試験用勝利ドロー", "power": 5000}], "deck": 1},
              "bob": {"battlefield": [{"id": "sl", "card": "試験用スレイヤー", "power": 1000, "tapped": True}]}},
             [atk("a", "sl")])
-    assert one(r, "won_battle").clause == G + "C4" and one(r, "destroyed", card="sl").clause == G + "C5"
+    assert one(r, "won_battle").clause == "duelmasters:C4" and one(r, "destroyed", card="sl").clause == "duelmasters:C5"
     trig = events(r, "triggered")
-    assert {e.clause for e in trig} == {G + "C6"} and len({e.moment for e in trig}) == 1
+    assert {e.clause for e in trig} == {"duelmasters:C6"} and len({e.moment for e in trig}) == 1
     assert [e.args["player"] for e in events(r, "resolved")] == ["alice", "bob"]
-    assert r.final["cards"]["a"]["zone"] == "graveyard" and one(r, "attack_ended").clause == G + "C8"
+    assert r.final["cards"]["a"]["zone"] == "graveyard" and one(r, "attack_ended").clause == "duelmasters:C8"
 
 
 def test_e1_end_of_turn_effects_of_the_active_player_only():
@@ -345,7 +344,7 @@ def test_e1_end_of_turn_effects_of_the_active_player_only():
              "bob": {"battlefield": [{"id": "f", "card": "試験用ターン終了ドロー", "power": 1}], "deck": 1}},
             [{"alice": "end_turn"}])
     assert [e.args["card"] for e in events(r, "triggered")] == ["e"]
-    assert one(r, "turn_ended").clause == G + "E1" and r.final["players"]["bob"]["hand"] == []
+    assert one(r, "turn_ended").clause == "duelmasters:E1" and r.final["players"]["bob"]["hand"] == []
 
 
 # -- the engine's contract ----------------------------------------------------------------------
@@ -372,7 +371,7 @@ def test_every_trace_clause_is_in_the_catalog_and_in_the_ruleset():
             wrong = {c for c in clauses if editions[c] and ruleset not in editions[c]}
             assert not wrong, (lc.case.id, ruleset, wrong)
             seen.update((ruleset, c) for c in clauses)
-    assert seen[(RULESET, G + "U8")] and seen[(CURRENT, G + "CR113.6a")]
+    assert seen[(RULESET, "duelmasters:U8")] and seen[(CURRENT, "duelmasters:CR113.6a")]
 
 
 def test_card_pool_abilities_are_in_the_vocabulary():
@@ -504,3 +503,13 @@ def test_external_quotes_of_the_current_rules_are_the_catalog_text():
         src = case.source
         assert src.url == urls[src.document] and src.edition, case.id
         assert any(src.quote in t for t in texts[src.document]), case.id
+
+
+def test_the_effect_table_does_every_effect_the_vocabulary_documents():
+    import re
+
+    from oracle.games.duelmasters import abilities, vocabulary
+
+    language = vocabulary._EFFECTS.split("them) of ", 1)[1].split("; FILTER", 1)[0]
+    documented = set(re.findall(r"(?:^|\| )([a-z_]+)(?=:|$| )", language))
+    assert documented == set(abilities.EFFECTS)

@@ -99,12 +99,12 @@ def test_a_mutant_of_one_game_plays_other_games_as_the_reference(suite):
 
 def test_a_broken_patch_point_is_named():
     bad = Mutant("ijinden-broken", "ijinden", "ijinden:D1", "x" * 10, "y",
-                 (Patch("oracle.games.ijinden.rules:Procedure.no_such_step", lambda f: f),))
+                 (Patch("oracle.games.ijinden.procedure:Procedure.no_such_step", lambda f: f),))
     with pytest.raises(PatchError, match="no_such_step"):
         with applied(bad):
             pass
     with pytest.raises(PatchError, match="package.module:Name"):
-        resolve("oracle.games.ijinden.rules")
+        resolve("oracle.games.ijinden.procedure")
 
 
 def test_only_a_fail_kills():

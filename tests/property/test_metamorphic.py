@@ -59,7 +59,7 @@ def test_renaming_card_ids_changes_nothing(game, data):
     # card `arena` with the ability `arena`) would rename that too, and change the game
     assume(ids.isdisjoint({*registry.get(game).vocabulary.abilities, *play.setup["players"]}))
     # a prefix keeps the ids' order: an engine may list cards by id, and that order is not the point here
-    there = lambda s: "r" + s if s in ids else s  # noqa: E731
+    there = lambda s: "r" + s if s in ids else s
     back = {there(i): i for i in ids}
     renamed = _play(play, _map(play.setup, there), _map(play.script, there))
     assert _observed(renamed, names=lambda s: back.get(s, s)) == _observed(play.reply)

@@ -9,7 +9,7 @@ import pytest
 from oracle.loader import load_suite
 from oracle.smt import verdicts
 from oracle.smt.agree import Agreement, agree, check, disagreements
-from oracle.smt.boards import Attack, Board, Card
+from oracle.smt.block_board import Attack, BlockBoard, BlockCard
 from oracle.smt.convert import board_of_case
 from oracle.smt.solver import BlockModel
 
@@ -45,8 +45,8 @@ def test_every_golden_board_agrees_three_ways(game):
 
 def test_a_misread_model_disagrees_with_the_engine():
     """The check can fail: a model that lets a pressure-2 attacker be blocked by one Ijin disagrees."""
-    board = Board("ijinden", "alice", ("alice", "bob"),
-                  (Card("a1", "alice", "ijin", power=2000, pressure=2), Card("b1", "bob", "ijin", power=1000)),
+    board = BlockBoard("ijinden", "alice", ("alice", "bob"),
+                  (BlockCard("a1", "alice", "ijin", power=2000, pressure=2), BlockCard("b1", "bob", "ijin", power=1000)),
                   (Attack("a1", "bob"),))
     assert not disagreements(board)
     bad = disagreements(board, BlockModel(board, frozenset({"pressure-minus-one"})))
@@ -57,9 +57,9 @@ def test_engine_verdicts_see_refusals():
     """The verdict reader is not blind: on this Magic board the engine refuses the flier's block by a bear
     and accepts the archer's."""
     f = frozenset
-    board = Board("mtg", "alice", ("alice", "bob"),
-                  (Card("a", "alice", "creature", power=2, keywords=f({"flying"})),
-                   Card("bear", "bob", "creature", power=2), Card("archer", "bob", "creature", power=1,
+    board = BlockBoard("mtg", "alice", ("alice", "bob"),
+                  (BlockCard("a", "alice", "creature", power=2, keywords=f({"flying"})),
+                   BlockCard("bear", "bob", "creature", power=2), BlockCard("archer", "bob", "creature", power=1,
                                                                    keywords=f({"reach"}))),
                   (Attack("a", "bob"),))
     assert verdicts.engine_legal(board, (("archer", "a"),)) is True

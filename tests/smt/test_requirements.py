@@ -6,14 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from oracle.smt import brute
-from oracle.smt.boards import Attack, Board, Card
+from oracle.smt.block_board import Attack, BlockBoard, BlockCard
 from oracle.smt.enumerate import boards
 from oracle.smt.requirements import legal_declarations
 
 F = frozenset
 
 
-def with_requirements(board: Board):
+def with_requirements(board: BlockBoard):
     """The board with each requirement on its first attacker, and 'blocks each combat' on its first
     candidate creature."""
     first = board.attackers[0]
@@ -42,9 +42,9 @@ def test_optimize_and_brute_force_agree_on_every_small_board():
 def test_menace_that_must_be_blocked_forces_the_double_block():
     """Forge issue 8244 (cited by issue 12): menace plus 'must be blocked' -- the only legal declaration is
     the forced double block."""
-    board = Board("mtg", "alice", ("alice", "bob"),
-                  (Card("m", "alice", "creature", power=3, keywords=F({"menace", "must_be_blocked"})),
-                   Card("b1", "bob", "creature", power=2), Card("b2", "bob", "creature", power=2)),
+    board = BlockBoard("mtg", "alice", ("alice", "bob"),
+                  (BlockCard("m", "alice", "creature", power=3, keywords=F({"menace", "must_be_blocked"})),
+                   BlockCard("b1", "bob", "creature", power=2), BlockCard("b2", "bob", "creature", power=2)),
                   (Attack("m", "bob"),))
     assert legal_declarations(board) == [(("b1", "m"), ("b2", "m"))]
     assert brute.legal_with_requirements(board) == [(("b1", "m"), ("b2", "m"))]
@@ -53,9 +53,9 @@ def test_menace_that_must_be_blocked_forces_the_double_block():
 def test_an_unobeyable_requirement_leaves_every_restriction_legal_declaration():
     """A flier that must be blocked, with no flier or reach to block it: no declaration can obey it, so
     every declaration that breaks no restriction stays legal (509.1c maximises; it does not forbid)."""
-    board = Board("mtg", "alice", ("alice", "bob"),
-                  (Card("f", "alice", "creature", power=2, keywords=F({"flying", "must_be_blocked"})),
-                   Card("g", "bob", "creature", power=2)),
+    board = BlockBoard("mtg", "alice", ("alice", "bob"),
+                  (BlockCard("f", "alice", "creature", power=2, keywords=F({"flying", "must_be_blocked"})),
+                   BlockCard("g", "bob", "creature", power=2)),
                   (Attack("f", "bob"),))
     assert legal_declarations(board) == [()]
 

@@ -1,103 +1,16 @@
-"""Duel Masters characteristics and effects: who may attack, power, breaks, and the effect language."""
+"""Duel Masters abilities and effects: which creatures' abilities trigger (:func:`collect`), how triggers
+resolve (:func:`fire`), and the effect language (:func:`apply`: what each effect does when it resolves)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ...core.board import Board, Card
+from ...core.board import Card
 from ...core.script import Decision, Refusal, Script
-from ...core.trace import Trace
-from .editions import EVOLUTION_SOURCES, SEED
-
-G = "duelmasters:"
-
-# The clause that forbids what a refusal refuses (the rejected entry is tagged with it).
-REASON_CLAUSE = {
-    "attacker_not_yours": G + "P1",
-    "attacker_not_in_battle_zone": G + "P1",
-    "summoning_sick": G + "P2",
-    "attacker_tapped": G + "A1",
-    "several_attackers": G + "A1",
-    "attacker_cannot_attack": G + "P1",
-    "target_not_opponent": G + "P4",
-    "attack_target_shield": G + "A1",
-    "target_untapped_creature": G + "C1",
-    "no_tap_ability": G + "P3",
-    "tap_ability_cannot_attack": G + "N2",
-    "blocker_not_blocker": G + "A3",
-    "blocker_tapped": G + "A3",
-    "blocker_not_defenders": G + "A3",
-    "several_blockers": G + "A3",
-    "blocker_is_attack_target": G + "CR507.1a",
-    "block_after_shield_chosen": G + "U3",
-    "shield_not_attacked_players": G + "U2",
-    "shield_already_chosen": G + "U2",
-    "s_trigger_not_broken": G + "N7",
-}
-
-# (the discard's refusal, not_in_hand, is tagged with the clause of the effect that asks it)
-
-
-@dataclass(slots=True)
-class State:
-    board: Board
-    trace: Trace
-    active: str
-    attacker: str | None = None           # the creature attacking now
-    target: str | None = None             # what it attacks (a player or a creature id)
-    shield_chosen: bool = False           # U3: a shield of this attack has been chosen
-    chosen_last: bool = False             # U3: the attack just over chose a shield (until the next decision)
-    ruleset: str = SEED                   # the edition the case runs under (editions.py)
-    pumps: dict[str, int] = field(default_factory=dict)
-    battle_pumps: dict[str, int] = field(default_factory=dict)
-    """Power changes until the end of the battle (そのバトルの間): cleared when the battle (or the attack) ends."""
-
-    def card(self, cid: str) -> Card:
-        return self.board.cards[cid]
-
-    def opponent(self, player: str) -> str:
-        return next(p for p in self.board.players if p != player)
-
-
-# -- characteristics ----------------------------------------------------------------------------
-
-def in_play(st: State, cid: str | None) -> bool:
-    """A creature in the battle zone (an evolution source under a creature is a card there, not a creature)."""
-    return (cid is not None and cid in st.board.cards and st.board.cards[cid].zone == "battlefield"
-            and not is_source(st.board.cards[cid]))
-
-
-def is_source(card: Card) -> bool:
-    """進化元: a card of the setup marked ``attached_to: <evolution creature>`` lies under that creature."""
-    return card.zone == "battlefield" and bool(card.props.get("under"))
-
-
-def sick(card: Card) -> bool:
-    """P2/N1: put into the battle zone this turn, and neither 進化 nor スピードアタッカー."""
-    return card.entered_this_turn and not (card.has("evolution") or card.has("speed_attacker"))
-
-
-def could_attack(card: Card) -> bool:
-    """N2: the state a tap ability needs: a creature that could attack (untapped is checked apart)."""
-    return card.zone == "battlefield" and not card.has("cannot_attack") and not sick(card)
-
-
-def power(st: State, card: Card) -> int:
-    """B3: power with every plus and minus: pumps, and パワーアタッカー while it attacks."""
-    p = (card.power or 0) + st.pumps.get(card.id, 0) + st.battle_pumps.get(card.id, 0)
-    if st.attacker == card.id and card.zone == "battlefield":
-        p += sum(int(x) for x in card.params("power_attacker"))
-    return p
-
-
-def breaks(card: Card) -> int:
-    """U8: how many shields one unblocked attack breaks."""
-    if card.has("t_breaker"):
-        return 3
-    if card.has("w_breaker"):
-        return 2
-    return 1
+from .clauses import CR316_3
+from .editions import EVOLUTION_SOURCES
+from .legality import card_arg, decide
+from .state import State, creatures, in_play, power
 
 
 def effect_items(effect: Any) -> list[tuple[str, Any]]:
@@ -110,36 +23,30 @@ def effect_items(effect: Any) -> list[tuple[str, Any]]:
     return list(effect.items())
 
 
-# -- decisions ----------------------------------------------------------------------------------
+# -- triggers -----------------------------------------------------------------------------------
 
-def decide(st: State, script: Script, player: str, kinds: tuple[str, ...], clause: str,
-           validate: Callable[[Decision], Any], *, optional: bool = False):
-    """Script.decide, with refusals tagged by the clause that forbids them and U3 for a late block."""
-    n = len(st.trace.entries)
-
-    def other(d: Decision) -> str:
-        late = st.shield_chosen or st.chosen_last
-        return "block_after_shield_chosen" if d.kind == "block" and late else "unexpected_decision"
-
-    out = script.decide(player, kinds, clause, validate, other=other, optional=optional)
-    for e in st.trace.entries[n:]:
-        if e.kind == "rejected" and e.args.get("reason") in REASON_CLAUSE:
-            e.clause = REASON_CLAUSE[e.args["reason"]]
-    return out
+Trigger = tuple[Card, str, Any]
+"""A triggered ability waiting to resolve: its card, the ability, and the effect it resolves."""
 
 
-def card_arg(d: Decision, *keys: str) -> str:
-    a = d.args
-    if isinstance(a, dict):
-        for k in keys:
-            if k in a:
-                a = a[k]
-                break
-        else:
-            raise Refusal("malformed_decision", f"expected one of {keys}")
-    if not isinstance(a, str):
-        raise Refusal("malformed_decision", "expected a card id")
-    return a
+def collect(cards: list[Card | None], ability: str) -> list[Trigger]:
+    """The triggers of ``ability`` (an event's name: ``on_attack``, ``on_block`` ...) of these cards."""
+    return [(c, ability, e) for c in cards if c is not None for e in c.params(ability)]
+
+
+def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_of=None) -> None:
+    """One moment of `triggered`, then each resolves (active player's first: C7) with what it does."""
+    if not triggers:
+        return
+    tag = (lambda t: clause_of(t)[0]) if clause_of else (lambda t: when)
+    with st.trace.simultaneous():
+        for c, ability, _ in triggers:
+            st.trace.emit("triggered", tag((c, ability, None)), card=c.id, ability=ability, player=c.controller)
+    ordered = sorted(triggers, key=lambda t: t[0].controller != st.active)
+    for c, ability, effect in ordered:
+        res = clause_of((c, ability, None))[1] if clause_of else when
+        st.trace.emit("resolved", res, card=c.id, ability=ability, player=c.controller)
+        apply(st, script, c, c.controller, effect, res)
 
 
 # -- changes ------------------------------------------------------------------------------------
@@ -164,7 +71,7 @@ def destroy(st: State, ids: list[str], clause: str) -> None:
 def sources_follow(st: State, cid: str, clause: str) -> None:
     """CR316.3 例: a destroyed evolution creature's sources (進化元) go to the graveyard with it, in its moment
     (tagged CR316.3 under the current rules; the seed is silent: assumption duelmasters:X-evolution-sources)."""
-    tag = G + "CR316.3" if st.ruleset in EVOLUTION_SOURCES else clause
+    tag = CR316_3 if st.ruleset in EVOLUTION_SOURCES else clause
     for src in [c for c in st.board.cards.values() if c.props.get("under") == cid and c.zone == "battlefield"]:
         src.props.pop("under")
         src.tapped = False
@@ -202,64 +109,110 @@ def choose(st: State, script: Script, player: str, legal: list[str], clause: str
     return cid
 
 
-def creatures(st: State, player: str) -> list[Card]:
-    return [c for c in st.board.in_zone(player, "battlefield") if not is_source(c)]
-
-
 def apply(st: State, script: Script, source: Card, controller: str, effect: Any, clause: str) -> None:
-    """Resolve one effect of ``source`` for ``controller``; every change is tagged ``clause``."""
-    b, tr = st.board, st.trace
+    """Resolve one effect of ``source`` for ``controller`` (each item by :data:`EFFECTS`); every change is
+    tagged ``clause``."""
     for name, param in effect_items(effect):
-        if name == "draw":
-            b.draw(controller, int(param or 1), clause)
-        elif name == "destroy_target":
-            legal = [c.id for c in matching(st, source, controller, param, "opponent")]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                destroy(st, [target], clause)
-        elif name == "tap_target":
-            legal = [c.id for c in matching(st, source, controller, param, "opponent") if not c.tapped]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                tap(st, target, clause)
-        elif name == "untap_target":
-            legal = [c.id for c in matching(st, source, controller, param, "you") if c.tapped]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                st.card(target).tapped = False
-                tr.emit("untapped", clause, card=target)
-        elif name == "discard":
-            discard(st, script, controller, param, clause)
-        elif name == "battle_power_plus":
-            if in_play(st, source.id):
-                st.battle_pumps[source.id] = st.battle_pumps.get(source.id, 0) + int(param)
-                tr.emit("pumped", clause, card=source.id, amount=int(param))
-        elif name == "untap_self":
-            if in_play(st, source.id) and source.tapped:
-                source.tapped = False
-                tr.emit("untapped", clause, card=source.id)
-        elif name == "power_plus":
-            if in_play(st, source.id):
-                st.pumps[source.id] = st.pumps.get(source.id, 0) + int(param)
-                tr.emit("pumped", clause, card=source.id, amount=int(param))
-        elif name == "pump_target":
-            legal = [c.id for c in creatures(st, controller) if c.id != source.id]
-            target = choose(st, script, controller, legal, clause)
-            if target:
-                st.pumps[target] = st.pumps.get(target, 0) + int(param)
-                tr.emit("pumped", clause, card=target, amount=int(param))
-        elif name == "destroy_self":
-            destroy(st, [source.id], clause)
-        elif name == "mana_from_deck":
-            for cid in list(b.zone(controller, "deck"))[: int(param or 1)]:
-                b.move(cid, "mana", clause)
-        elif name == "summon_self":
-            if source.zone == "hand":
-                enter(st, source.id, clause)
-        elif name == "look_take":
-            look_take(st, script, controller, int(param or 1), clause)
-        else:  # pragma: no cover - the loader checks ability names, not effect names
+        do = EFFECTS.get(name)
+        if do is None:  # pragma: no cover - the loader checks ability names, not effect names
             raise ValueError(f"unknown effect {name!r} on {source.id}")
+        do(st, script, source, controller, param, clause)
+
+
+def _draw(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    st.board.draw(controller, int(param or 1), clause)
+
+
+def _destroy_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in matching(st, source, controller, param, "opponent")]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        destroy(st, [target], clause)
+
+
+def _tap_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in matching(st, source, controller, param, "opponent") if not c.tapped]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        tap(st, target, clause)
+
+
+def _untap_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in matching(st, source, controller, param, "you") if c.tapped]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        st.card(target).tapped = False
+        st.trace.emit("untapped", clause, card=target)
+
+
+def _discard(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    discard(st, script, controller, param, clause)
+
+
+def _battle_power_plus(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    """そのバトルの間: until the end of the battle (:attr:`State.battle_pumps`)."""
+    if in_play(st, source.id):
+        st.battle_pumps[source.id] = st.battle_pumps.get(source.id, 0) + int(param)
+        st.trace.emit("pumped", clause, card=source.id, amount=int(param))
+
+
+def _untap_self(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    if in_play(st, source.id) and source.tapped:
+        source.tapped = False
+        st.trace.emit("untapped", clause, card=source.id)
+
+
+def _power_plus(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    if in_play(st, source.id):
+        st.pumps[source.id] = st.pumps.get(source.id, 0) + int(param)
+        st.trace.emit("pumped", clause, card=source.id, amount=int(param))
+
+
+def _pump_target(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    legal = [c.id for c in creatures(st, controller) if c.id != source.id]
+    target = choose(st, script, controller, legal, clause)
+    if target:
+        st.pumps[target] = st.pumps.get(target, 0) + int(param)
+        st.trace.emit("pumped", clause, card=target, amount=int(param))
+
+
+def _destroy_self(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    destroy(st, [source.id], clause)
+
+
+def _mana_from_deck(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    for cid in list(st.board.zone(controller, "deck"))[: int(param or 1)]:
+        st.board.move(cid, "mana", clause)
+
+
+def _summon_self(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    if source.zone == "hand":
+        enter(st, source.id, clause)
+
+
+def _look_take(st: State, script: Script, source: Card, controller: str, param: Any, clause: str) -> None:
+    look_take(st, script, controller, int(param or 1), clause)
+
+
+Effect = Callable[[State, Script, Card, str, Any, str], None]
+
+EFFECTS: dict[str, Effect] = {
+    "draw": _draw,
+    "destroy_target": _destroy_target,
+    "tap_target": _tap_target,
+    "untap_target": _untap_target,
+    "discard": _discard,
+    "battle_power_plus": _battle_power_plus,
+    "untap_self": _untap_self,
+    "power_plus": _power_plus,
+    "pump_target": _pump_target,
+    "destroy_self": _destroy_self,
+    "mana_from_deck": _mana_from_deck,
+    "summon_self": _summon_self,
+    "look_take": _look_take,
+}
+"""The effect table: what each effect of the effect language does when it resolves (``(st, script, source,
+controller, param, clause)``)."""
 
 
 def matching(st: State, source: Card, controller: str, param: Any, default: str) -> list[Card]:

@@ -6,4 +6,4 @@ from ...core.game import GameModule
 from .vocabulary import VOCABULARY
 
 GAME = GameModule(name="duelmasters", title="Duel Masters (デュエル・マスターズ)", seed="002_5341a325e7af91cc.txt", vocabulary=VOCABULARY,
-                  rules="oracle.games.duelmasters.rules")
+                  procedure="oracle.games.duelmasters.procedure")

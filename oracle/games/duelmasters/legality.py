@@ -1,5 +1,6 @@
-"""Duel Masters' pseudo-legal decisions, for :mod:`oracle.core.legality` (which filters them through the
-engine's own validators in ``rules.py`` and ``abilities.py``: no rule is repeated here).
+"""Duel Masters' decisions: how one is asked (:func:`decide`), and the pseudo-legal ones for
+:mod:`oracle.core.legality` (which filters them through the engine's own validators in ``procedure.py`` and
+``abilities.py``: no rule is repeated here).
 
 Candidates per kind (finite; the validators keep the legal ones):
 - ``attack``: every battlefield card of the active player as the attacker (P1), against every player and
@@ -19,21 +20,46 @@ Candidates per kind (finite; the validators keep the legal ones):
 from __future__ import annotations
 
 import itertools
-from typing import Any, Hashable, Iterator
+from typing import Any, Callable, Hashable, Iterator
 
 from ...core.legality import closure, freeze
-from ...core.script import DecisionPoint, Refusal
-from .abilities import REASON_CLAUSE, State
+from ...core.script import Decision, DecisionPoint, Refusal, Script
+from .clauses import U3
 from .editions import SEVERAL_BLOCKERS
+from .state import State
 
 ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card", "discard"})
 UNENUMERATED: dict[str, str] = {}
 """Every Duel Masters decision has finitely many forms that matter."""
 
 
-def refusal_clause(point: DecisionPoint, refusal: Refusal) -> str:
-    """The clause a refused entry is tagged with (``abilities.decide`` tags it by the reason)."""
-    return REASON_CLAUSE.get(refusal.reason, refusal.clause or point.clause)
+def decide(st: State, script: Script, player: str, kinds: tuple[str, ...], clause: str,
+           validate: Callable[[Decision], Any], *, optional: bool = False):
+    """:meth:`Script.decide`, where a ``block`` asked for no longer is refused under U3 once a shield of the
+    attack has been chosen (``block_after_shield_chosen``); any other decision of another kind is
+    ``unexpected_decision``."""
+
+    def other(d: Decision) -> str | Refusal:
+        if d.kind == "block" and (st.shield_chosen or st.chosen_last):
+            return Refusal("block_after_shield_chosen", f"expected {' or '.join(kinds)} of {player}", clause=U3)
+        return "unexpected_decision"
+
+    return script.decide(player, kinds, clause, validate, other=other, optional=optional)
+
+
+def card_arg(d: Decision, *keys: str) -> str:
+    """The one card id a decision names: its args, or the first of ``keys`` in a mapping."""
+    a = d.args
+    if isinstance(a, dict):
+        for k in keys:
+            if k in a:
+                a = a[k]
+                break
+        else:
+            raise Refusal("malformed_decision", f"expected one of {keys}")
+    if not isinstance(a, str):
+        raise Refusal("malformed_decision", "expected a card id")
+    return a
 
 
 def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, Protocol
 
-from ...core.script import Decision, Refusal
-
-if TYPE_CHECKING:
-    from .rules import Procedure
+from ...core.script import Decision, Refusal, Script
+from ...core.trace import Trace
+from .state import State
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
             "block_unattack", "block_destroy"}
@@ -16,7 +15,7 @@ OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "net
 
 
 @dataclass(frozen=True, slots=True)
-class Pending:
+class Trigger:
     """A triggered ability that has triggered and waits to resolve."""
 
     card: str
@@ -27,78 +26,110 @@ class Pending:
     """The card the event was about (the lone attacker)."""
 
 
+class Steps(Protocol):
+    """The procedure as an effect reaches it (``procedure.Procedure``): the state, trace and script, and the
+    steps an effect performs -- D2-D5 destroy, D4 to the graveyard, ceasing roles, resolving what triggers."""
+
+    state: State
+    trace: Trace
+    script: Script
+
+    def destroy(self, cards: list[str], destroyed_clause: str, trigger_clause: str, grave_clause: str,
+                grave_trigger_clause: str) -> None: ...
+
+    def put_into_graveyard(self, cards: list[str], clause: str, trigger_clause: str,
+                           resolve: bool = True) -> list[Trigger]: ...
+
+    def cease_attacker(self, attacker: str, clause: str) -> None: ...
+
+    def sync_roles(self, clause: str) -> None: ...
+
+    def resolve_all(self, pending: list[Trigger], clause: str) -> None: ...
+
+
 # -- which events trigger what ----------------------------------------------------------------
 
-def on_became_attackers(proc: "Procedure", attackers: list[str]) -> list[Pending]:
+TRIGGERS: dict[str, tuple[str, ...]] = {
+    "became_attacker": ("voyage_draw", "voyage_draw_discard"),
+    "attacked": ("lone_attack_double_pressure", "three_attackers_destroy"),
+    "became_blocker": ("block_draw", "block_unattack", "block_destroy"),
+    "blocked": ("when_blocked",),
+    "destroyed": ("undestroy",),
+    "put_into_graveyard": ("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy", "netherworld"),
+}
+"""The trigger table: what happens (A3-D5's events; put into the graveyard from the battlefield) -> the
+abilities it triggers; each ``on_*`` below finds them on the cards it happened to."""
+
+def on_became_attackers(proc: Steps, attackers: list[str]) -> list[Trigger]:
     """A4: 航海 - アタッカーになったとき."""
     out = []
     for a in attackers:
         card = proc.state.card(a)
         for name, params in proc.state.abilities(card):
-            if name in ("voyage_draw", "voyage_draw_discard"):
-                out.append(Pending(a, name, params, card.controller))
+            if name in TRIGGERS["became_attacker"]:
+                out.append(Trigger(a, name, params, card.controller))
     return out
 
 
-def on_attacked(proc: "Procedure", player: str, attackers: list[str]) -> list[Pending]:
+def on_attacked(proc: Steps, player: str, attackers: list[str]) -> list[Trigger]:
     """A4: 自分が1体だけでアタックしたとき / 相手が3体以上でアタックしたとき."""
     out = []
     for card in proc.state.on_battlefield():
         for name, params in proc.state.abilities(card):
             if name == "lone_attack_double_pressure" and card.controller == player and len(attackers) == 1:
-                out.append(Pending(card.id, name, params, card.controller, subject=attackers[0]))
+                out.append(Trigger(card.id, name, params, card.controller, subject=attackers[0]))
             elif name == "three_attackers_destroy" and card.controller != player and len(attackers) >= 3:
-                out.append(Pending(card.id, name, params, card.controller))
+                out.append(Trigger(card.id, name, params, card.controller))
     return out
 
 
-def on_became_blockers(proc: "Procedure", blockers: list[str]) -> list[Pending]:
+def on_became_blockers(proc: Steps, blockers: list[str]) -> list[Trigger]:
     """B4: ブロッカーになったとき."""
     out = []
     for b in blockers:
         card = proc.state.card(b)
         for name, params in proc.state.abilities(card):
-            if name in ("block_draw", "block_unattack", "block_destroy"):
-                out.append(Pending(b, name, params, card.controller))
+            if name in TRIGGERS["became_blocker"]:
+                out.append(Trigger(b, name, params, card.controller))
     return out
 
 
-def on_became_blocked(proc: "Procedure", attackers: list[str]) -> list[Pending]:
+def on_became_blocked(proc: Steps, attackers: list[str]) -> list[Trigger]:
     """B4: ブロックされたとき -- the B3 event 「ブロッカーに指定された状態になる」 of an attacker."""
     out = []
     for a in attackers:
         card = proc.state.card(a)
         for name, params in proc.state.abilities(card):
-            if name == "when_blocked":
-                out.append(Pending(a, name, params, card.controller, subject=a))
+            if name in TRIGGERS["blocked"]:
+                out.append(Trigger(a, name, params, card.controller, subject=a))
     return out
 
 
-def on_destroyed(proc: "Procedure", cards: list[str]) -> list[Pending]:
+def on_destroyed(proc: Steps, cards: list[str]) -> list[Trigger]:
     """D3: 破壊されたとき."""
     out = []
     for cid in cards:
         card = proc.state.card(cid)
         for name, params in proc.state.abilities(card):
-            if name == "undestroy":
-                out.append(Pending(cid, name, params, card.controller))
+            if name in TRIGGERS["destroyed"]:
+                out.append(Trigger(cid, name, params, card.controller))
     return out
 
 
-def on_put_into_graveyard(proc: "Procedure", cards: list[str]) -> list[Pending]:
+def on_put_into_graveyard(proc: Steps, cards: list[str]) -> list[Trigger]:
     """D5: （戦場から）墓地に置かれたとき -- 遺業, 冥府発動."""
     out = []
     for cid in cards:
         card = proc.state.card(cid)
         for name, params in card.abilities:
-            if name in ("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy", "netherworld"):
-                out.append(Pending(cid, name, params, card.owner))
+            if name in TRIGGERS["put_into_graveyard"]:
+                out.append(Trigger(cid, name, params, card.owner))
     return out
 
 
 # -- what each does -----------------------------------------------------------------------------
 
-def resolve(proc: "Procedure", t: Pending, clause: str) -> None:
+def resolve(proc: Steps, t: Trigger, clause: str) -> None:
     """Resolve one triggered ability (its nested triggers resolve inside, before the next one)."""
     state, trace = proc.state, proc.trace
     choice: dict[str, Any] = {}
@@ -120,11 +151,11 @@ def resolve(proc: "Procedure", t: Pending, clause: str) -> None:
         # resolves after this ability (nested, before the remaining ones).
         later = proc.put_into_graveyard([choice["cost"]], clause, clause, resolve=False)
     trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
-    _EFFECTS[t.ability](proc, t, choice, clause)
+    EFFECTS[t.ability](proc, t, choice, clause)
     proc.resolve_all(later, clause)
 
 
-def _validate_use(proc: "Procedure", t: Pending, d: Decision) -> dict[str, Any]:
+def _validate_use(proc: Steps, t: Trigger, d: Decision) -> dict[str, Any]:
     if d.kind == "decline":
         if not isinstance(d.args, str):
             raise Refusal("malformed_decision", "decline takes the card id of the trigger's source")
@@ -155,11 +186,11 @@ def _validate_use(proc: "Procedure", t: Pending, d: Decision) -> dict[str, Any]:
     return args
 
 
-def _draw(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+def _draw(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
     proc.state.board.draw(t.player, int(t.params or 1), clause)
 
 
-def _draw_discard(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+def _draw_discard(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
     """航海 - 1ドローして、自分の手札1枚を墓地に置く."""
     params = t.params or {}
     board = proc.state.board
@@ -179,36 +210,36 @@ def _draw_discard(proc: "Procedure", t: Pending, choice: dict[str, Any], clause:
         board.move(card, "graveyard", clause)
 
 
-def _gain_double_pressure(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+def _gain_double_pressure(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
     """このターンの間、アタッカーは「ダブルプレッシャー」を得る."""
     if t.subject and proc.state.is_attacker(t.subject):
         proc.state.gained.setdefault(t.subject, []).append(("double_pressure", None))
         proc.trace.emit("gained", clause, card=t.subject, ability="double_pressure")
 
 
-def _unattack_and_destroy_self(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+def _unattack_and_destroy_self(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
     """そのアタッカーをアタッカーでない状態にして、これを破壊する."""
     with proc.trace.simultaneous():
         proc.cease_attacker(choice["target"], clause)
     proc.destroy([t.card], clause, clause, clause, clause)
 
 
-def _unattack(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+def _unattack(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
     with proc.trace.simultaneous():
         proc.cease_attacker(choice["target"], clause)
 
 
-def _destroy_target(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+def _destroy_target(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
     proc.destroy([choice["target"]], clause, clause, clause, clause)
 
 
-def _undestroy(proc: "Procedure", t: Pending, choice: dict[str, Any], clause: str) -> None:
+def _undestroy(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
     """これを破壊されていない状態にする (the cost was paid as it was used)."""
     proc.state.destroyed.discard(t.card)
     proc.trace.emit("undestroyed", clause, card=t.card)
 
 
-_EFFECTS = {
+EFFECTS: dict[str, Callable[[Steps, Trigger, dict[str, Any], str], None]] = {
     "voyage_draw": _draw,
     "block_draw": _draw,
     "legacy_draw": _draw,
@@ -221,6 +252,7 @@ _EFFECTS = {
     "block_destroy": _destroy_target,
     "undestroy": _undestroy,
 }
+"""The effect table: what each triggered ability does when it resolves (the generic ones: :func:`resolve_effect`)."""
 
 
 # -- effects of the generic abilities (遺業, 冥府発動, ブロックされたとき) ----------------------------------
@@ -234,12 +266,12 @@ target: self | {types, controller, role}}``. 冥府発動 is worded 発動でき
 GENERIC_OPTIONAL = {"netherworld"}
 
 
-def _effect(t: Pending) -> tuple[str, Any]:
+def _effect(t: Trigger) -> tuple[str, Any]:
     (kind, param), = dict((t.params or {}).get("effect") or {"none": None}).items()
     return kind, param
 
 
-def legal_targets(proc: "Procedure", t: Pending) -> list[str]:
+def legal_targets(proc: Steps, t: Trigger) -> list[str]:
     """The cards on the battlefield the trigger's ``target`` filter allows: ``types`` (ijin, guardian: what the
     card is now), ``controller`` (you / opponent of the trigger's controller), ``role`` (attacker, blocker)."""
     state = proc.state
@@ -262,7 +294,7 @@ def legal_targets(proc: "Procedure", t: Pending) -> list[str]:
     return out
 
 
-def resolve_effect(proc: "Procedure", t: Pending, clause: str) -> None:
+def resolve_effect(proc: Steps, t: Trigger, clause: str) -> None:
     """A generic trigger resolves: an optional one asks ``activate``/``decline``; a mandatory one with a target
     asks ``activate`` naming it (``decline`` refused ``mandatory_trigger``; with no legal target it resolves with
     no effect); ``target: self`` is the trigger's own card."""
@@ -308,7 +340,7 @@ def resolve_effect(proc: "Procedure", t: Pending, clause: str) -> None:
     apply_effect(proc, t, kind, param, target, clause)
 
 
-def apply_effect(proc: "Procedure", t: Pending, kind: str, param: Any, target: str | None, clause: str) -> None:
+def apply_effect(proc: Steps, t: Trigger, kind: str, param: Any, target: str | None, clause: str) -> None:
     """destroy (D2-D5 order), return_to_hand (to its owner's hand: it leaves the battlefield and ceases to be an
     attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn). (Drawing and
     "not an attacker" are the abilities legacy_draw, netherworld_unattack, block_unattack.)"""

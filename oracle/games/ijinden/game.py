@@ -6,4 +6,4 @@ from ...core.game import GameModule
 from .vocabulary import VOCABULARY
 
 GAME = GameModule(name="ijinden", title="Ijinden (イジンデン)", seed="000_3d9ad01336bbc75e.txt", vocabulary=VOCABULARY,
-                  rules="oracle.games.ijinden.rules")
+                  procedure="oracle.games.ijinden.procedure")

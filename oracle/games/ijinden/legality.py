@@ -1,5 +1,5 @@
 """Ijinden's pseudo-legal decisions, for :mod:`oracle.core.legality` (which filters them through the engine's
-own validators in ``rules.py`` and ``abilities.py``: no rule is repeated here).
+own validators in ``procedure.py`` and ``abilities.py``: no rule is repeated here).
 
 Candidates per kind (finite; the validators keep the legal ones):
 - ``declare_attackers``: every non-empty subset of the active player's battlefield cards (A1 「自分のイジン」),

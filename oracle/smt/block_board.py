@@ -25,7 +25,7 @@ def declaration(pairs) -> Declaration:
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class BlockCard:
     """A card on the battlefield. ``kind``: Ijinden ``ijin`` | ``guardian``; Duel Masters ``creature``;
     Magic ``creature`` | ``battle``. ``tapped`` is Ijinden's sleeping. ``keywords``: ``blocker``
     (ブロッカー), ``flying``, ``reach``, ``menace``. ``pressure``: blockers an Ijinden attacker needs (1 =
@@ -51,18 +51,18 @@ class Attack:
 
 
 @dataclass(frozen=True)
-class Board:
+class BlockBoard:
     game: str
     active: str
     players: tuple[str, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[BlockCard, ...]
     attacks: tuple[Attack, ...]
     shield_chosen: bool = False
     """Duel Masters U3: the shield has been chosen (no block is possible any more)."""
     name: str = field(default="", compare=False)
     """Where the board comes from (a case id, a block-count entry); not part of its identity."""
 
-    def card(self, card_id: str) -> Card:
+    def card(self, card_id: str) -> BlockCard:
         for c in self.cards:
             if c.id == card_id:
                 return c
@@ -125,18 +125,18 @@ class Board:
         return out
 
 
-def board_from_dict(game: str, data: dict, name: str = "") -> Board:
-    """The inverse of :meth:`Board.as_dict` (block-count files)."""
-    cards = tuple(Card(id=c["id"], controller=c["controller"], kind=c["kind"], tapped=c.get("tapped", False),
+def board_from_dict(game: str, data: dict, name: str = "") -> BlockBoard:
+    """The inverse of :meth:`BlockBoard.as_dict` (block-count files)."""
+    cards = tuple(BlockCard(id=c["id"], controller=c["controller"], kind=c["kind"], tapped=c.get("tapped", False),
                        power=c.get("power", 0), keywords=frozenset(c.get("keywords", ())),
                        pressure=c.get("pressure", 1), protector=c.get("protector"))
                   for c in data["cards"])
     attacks = tuple(Attack(a["attacker"], a["target"]) for a in data["attacks"])
-    return Board(game=game, active=data["active"], players=tuple(data["players"]), cards=cards, attacks=attacks,
+    return BlockBoard(game=game, active=data["active"], players=tuple(data["players"]), cards=cards, attacks=attacks,
                  shield_chosen=data.get("shield_chosen", False), name=name)
 
 
-def defending_player(board: Board, attack: Attack) -> str:
+def defending_player(board: BlockBoard, attack: Attack) -> str:
     """Who defends against one attack: the attacked player; for an attacked battle its protector
     (CR 506.2/508.5, 310.8d); for an attacked creature (Duel Masters C1) its controller."""
     if attack.target in board.players:

@@ -11,57 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.board import Card, build_board
+from ...core.board import Card
 from ...core.game import run_procedure
 from ...core.script import Decision, GameOver, Refusal, Script
-from ...core.trace import Trace
 from ...model import CaseReply, CaseRequest
-from .abilities import (
-    G, State, apply, breaks, card_arg, could_attack, creatures, decide, destroy, enter, in_play, is_source,
-    power, sick, tap,
+from .abilities import Trigger, apply, collect, destroy, enter, fire, tap
+from .clauses import (
+    A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR113_6, CR113_6A, CR507_1A, E1, N1, N2,
+    N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
 )
 from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
-from .vocabulary import ZONES
-
-P1, P2, P3, P4 = G + "P1", G + "P2", G + "P3", G + "P4"
-N1, N2, N3, N4, N5, N6, N7, N8, N9 = (G + f"N{i}" for i in range(1, 10))
-A1, A2, A3 = G + "A1", G + "A2", G + "A3"
-B1, B2, B3, B4 = G + "B1", G + "B2", G + "B3", G + "B4"
-U1, U2, U3, U4, U5, U6, U7, U8, U9 = (G + f"U{i}" for i in range(1, 10))
-C1, C2, C3, C4, C5, C6, C7, C8 = (G + f"C{i}" for i in range(1, 9))
-E1 = G + "E1"
-CR104_2a, CR113_6, CR113_6a = G + "CR104.2a", G + "CR113.6", G + "CR113.6a"
-CR507_1A, RD_2021_09_07 = G + "CR507.1a", G + "RD-2021-09-07"
-
-
-# -- building and projecting --------------------------------------------------------------------
-
-def build(request: CaseRequest, trace: Trace) -> State:
-    setup = request.setup
-    board = build_board(setup, request.cards, ZONES, trace)
-    for card in board.cards.values():  # a card's printed props (civilization ...), then the setup's
-        card.props = {**card.definition.get("props", {}), **card.props}
-    place_sources(board, setup)
-    return State(board, trace, setup["active"], ruleset=request.ruleset)
-
-
-def place_sources(board: Any, setup: dict[str, Any]) -> None:
-    """Evolution creatures in a setup: a battle-zone card marked ``attached_to: <creature id>`` is one of that
-    creature's sources (進化元), under it: a card in the battle zone, not a creature (it neither attacks, blocks
-    nor is chosen), until the creature leaves."""
-    for p in setup["players"].values():
-        for cs in p.get("battlefield") or []:
-            if isinstance(cs, dict) and cs.get("attached_to"):
-                board.cards[cs["id"]].props["under"] = cs["attached_to"]
-
-
-def project(st: State) -> dict[str, Any]:
-    b = st.board
-    cards = {cid: {"zone": c.zone, "owner": c.owner, "tapped": c.tapped,
-                   "power": power(st, c) if c.zone == "battlefield" else c.power,
-                   "abilities": [a for a, _ in c.abilities]}
-             for cid, c in b.cards.items()}
-    return {"players": b.project_zones(), "cards": cards}
+from .legality import card_arg, decide
+from .state import State, breaks, build, could_attack, creatures, in_play, is_source, power, project, sick
 
 
 def run(request: CaseRequest) -> CaseReply:
@@ -119,7 +80,7 @@ def _check_attack_shape(args: dict[str, Any]) -> None:
     attacker = args["attacker"]
     if (isinstance(attacker, list) and len(attacker) >= 2 and all(isinstance(a, str) for a in attacker)
             and isinstance(args["target"], str)):
-        raise Refusal("several_attackers", f"{attacker}: one creature attacks at a time")
+        raise Refusal("several_attackers", f"{attacker}: one creature attacks at a time", clause=A1)
     for name in ("attacker", "target"):
         if not isinstance(args[name], str):
             raise Refusal("malformed_decision", f"attack's {name} is one id, not {type(args[name]).__name__}")
@@ -132,9 +93,9 @@ def _attacker(st: State, cid: Any) -> Card:
     if is_source(card):
         raise Refusal("evolution_source", f"{cid} lies under {card.props['under']}")
     if card.zone != "battlefield":
-        raise Refusal("attacker_not_in_battle_zone")
+        raise Refusal("attacker_not_in_battle_zone", clause=P1)
     if card.controller != st.active:
-        raise Refusal("attacker_not_yours")
+        raise Refusal("attacker_not_yours", clause=P1)
     return card
 
 
@@ -142,26 +103,26 @@ def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, 
     """P1, P2/N1, A1, P4, C1: who may attack what. Returns (attacker, target, target is a player)."""
     card = _attacker(st, attacker_id)
     if card.has("cannot_attack"):
-        raise Refusal("attacker_cannot_attack")
+        raise Refusal("attacker_cannot_attack", clause=P1)
     if card.tapped:
-        raise Refusal("attacker_tapped")
+        raise Refusal("attacker_tapped", clause=A1)
     if sick(card):
-        raise Refusal("summoning_sick")
+        raise Refusal("summoning_sick", clause=P2)
     if target in st.board.players:
         if target == st.active:
-            raise Refusal("target_not_opponent")
+            raise Refusal("target_not_opponent", clause=P4)
         return card, target, True
     tcard = st.board.cards.get(target) if isinstance(target, str) else None
     if tcard is None:
         raise Refusal("unknown_object", f"no player or card {target!r}")
     if tcard.zone == "shields":
-        raise Refusal("attack_target_shield")
+        raise Refusal("attack_target_shield", clause=A1)
     if is_source(tcard):
         raise Refusal("evolution_source", f"{target} lies under {tcard.props['under']}")
     if tcard.zone != "battlefield" or tcard.controller == st.active:
-        raise Refusal("target_not_opponent")
+        raise Refusal("target_not_opponent", clause=P4)
     if not tcard.tapped and not card.has("can_attack_untapped"):
-        raise Refusal("target_untapped_creature")
+        raise Refusal("target_untapped_creature", clause=C1)
     return card, target, False
 
 
@@ -171,12 +132,12 @@ def _check_tap_ability(st: State, cid: str) -> tuple[Card, str, bool]:
     card = _attacker(st, cid)
     ability = next((a for a in ("tap_trigger", "dynamo") if card.has(a)), None)
     if ability is None:
-        raise Refusal("no_tap_ability")
+        raise Refusal("no_tap_ability", clause=P3)
     if card.tapped:
-        raise Refusal("attacker_tapped")
+        raise Refusal("attacker_tapped", clause=A1)
     if could_attack(card):
         return card, ability, False
-    raise Refusal("tap_ability_cannot_attack")
+    raise Refusal("tap_ability_cannot_attack", clause=N2)
 
 
 def tap_ability(st: State, script: Script, card: Card, ability: str, exception: bool,
@@ -189,30 +150,6 @@ def tap_ability(st: State, script: Script, card: Card, ability: str, exception: 
         st.trace.emit("used", clause, card=card.id, ability=ability, player=player)
     for effect in card.params(ability):
         apply(st, script, card, player, effect, clause)
-
-
-# -- triggers -----------------------------------------------------------------------------------
-
-Trigger = tuple[Card, str, Any]
-
-
-def collect(cards: list[Card | None], ability: str) -> list[Trigger]:
-    return [(c, ability, e) for c in cards if c is not None for e in c.params(ability)]
-
-
-def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_of=None) -> None:
-    """One moment of `triggered`, then each resolves (active player's first: C7) with what it does."""
-    if not triggers:
-        return
-    tag = (lambda t: clause_of(t)[0]) if clause_of else (lambda t: when)
-    with st.trace.simultaneous():
-        for c, ability, _ in triggers:
-            st.trace.emit("triggered", tag((c, ability, None)), card=c.id, ability=ability, player=c.controller)
-    ordered = sorted(triggers, key=lambda t: t[0].controller != st.active)
-    for c, ability, effect in ordered:
-        res = clause_of((c, ability, None))[1] if clause_of else when
-        st.trace.emit("resolved", res, card=c.id, ability=ability, player=c.controller)
-        apply(st, script, c, c.controller, effect, res)
 
 
 # -- attacks ------------------------------------------------------------------------------------
@@ -269,13 +206,13 @@ def block_step(st: State, script: Script, attacker: Card, defender: str, clause:
             if is_source(c):
                 raise Refusal("evolution_source", f"{cid} lies under {c.props['under']}")
             if c.zone != "battlefield" or c.controller != defender:
-                raise Refusal("blocker_not_defenders")
+                raise Refusal("blocker_not_defenders", clause=A3)
             if not c.has("blocker"):
-                raise Refusal("blocker_not_blocker")
+                raise Refusal("blocker_not_blocker", clause=A3)
             if c.tapped:
-                raise Refusal("blocker_tapped")
+                raise Refusal("blocker_tapped", clause=A3)
             if st.ruleset in SEVERAL_BLOCKERS and cid == st.target:
-                raise Refusal("blocker_is_attack_target", f"{cid} is the creature being attacked")
+                raise Refusal("blocker_is_attack_target", f"{cid} is the creature being attacked", clause=CR507_1A)
             chosen.append(c)
         return chosen
 
@@ -296,7 +233,7 @@ def blocker_ids(st: State, d: Decision) -> list[str]:
     if not ids or not all(isinstance(i, str) for i in ids):
         raise Refusal("malformed_decision", "block takes a card id or a list of card ids")
     if len(ids) > 1 and st.ruleset not in SEVERAL_BLOCKERS:
-        raise Refusal("several_blockers", f"{ids}: one ブロッカー blocks an attack (A3)")
+        raise Refusal("several_blockers", f"{ids}: one ブロッカー blocks an attack (A3)", clause=A3)
     if len(set(ids)) != len(ids):
         raise Refusal("malformed_decision", "a blocker is named twice")
     return list(ids)
@@ -412,7 +349,7 @@ def unblocked(st: State, script: Script, attacker: Card, defender: str) -> None:
     """U1 (※6), then the breaks. Seed: choose one shield -> break -> Ｓ・トリガー, once per shield (U2-U9).
     Current rules: every shield of the break chosen first, then CR113.6/113.6a (break_at_once)."""
     if st.ruleset in IMMEDIATE_DIRECT_ATTACK and not st.board.zone(defender, "shields"):
-        st.trace.emit("won", CR104_2a, player=st.active)   # CR104.2a: 即座に, before the U1 effects
+        st.trace.emit("won", CR104_2A, player=st.active)   # CR104.2a: 即座に, before the U1 effects
         raise GameOver(st.active)
     fire(st, script, collect([attacker], "on_unblocked"), U1,
          clause_of=lambda t: (N6, U1))
@@ -448,7 +385,7 @@ def break_at_once(st: State, script: Script, defender: str, count: int) -> None:
         st.shield_chosen = True
     with st.trace.simultaneous():
         for shield in chosen:
-            st.trace.emit("waiting", CR113_6a, card=shield, player=defender)
+            st.trace.emit("waiting", CR113_6A, card=shield, player=defender)
     declared = declarations(st, script, defender, chosen)
     with st.trace.simultaneous():
         for shield in chosen:
@@ -491,7 +428,7 @@ def declarations(st: State, script: Script, defender: str, waiting: list[str]) -
             if cid not in offered:
                 other = st.board.cards.get(cid)
                 if other is not None and other.zone == "hand" and other.has("s_trigger"):
-                    raise Refusal("s_trigger_not_broken")
+                    raise Refusal("s_trigger_not_broken", clause=N7)
                 raise Refusal("not_offered", f"offered: {offered}")
             card = st.card(cid)
             if d.kind == "decline" or card.zone != "hand":
@@ -521,9 +458,9 @@ def choose_shield(st: State, script: Script, defender: str, clause: str, exclude
     def validate(d: Decision) -> str:
         cid = card_arg(d, "card", "shield")
         if cid not in st.board.zone(defender, "shields"):
-            raise Refusal("shield_not_attacked_players")
+            raise Refusal("shield_not_attacked_players", clause=U2)
         if cid in exclude:
-            raise Refusal("shield_already_chosen")
+            raise Refusal("shield_already_chosen", clause=U2)
         return cid
 
     _, cid = decide(st, script, st.active, ("choose_shield",), clause, validate)
@@ -537,7 +474,7 @@ def _offer(st: State, script: Script, player: str, card: Card, clause: str, brok
         if cid != card.id:
             other = st.board.cards.get(cid)
             if other is not None and other.zone == "hand" and other.has("s_trigger") and cid != broken:
-                raise Refusal("s_trigger_not_broken")
+                raise Refusal("s_trigger_not_broken", clause=N7)
             raise Refusal("not_offered", f"offered: {card.id}")
         return d.kind == "use"
 

@@ -13,7 +13,7 @@ import pytest
 from oracle.core.errors import MissingDecision, ScriptError
 from oracle.core.script import Script
 from oracle.core.trace import Trace
-from oracle.games.ijinden.rules import Procedure, run
+from oracle.games.ijinden.procedure import Procedure, run
 from oracle.games.ijinden.state import build
 from oracle.model import CaseRequest
 
@@ -411,3 +411,11 @@ def test_end_turn_ends_the_case_and_no_decision_may_follow():
     assert [e.kind for e in r.trace] == ["decided"] and r.final["players"]["alice"]["battle_declared"] is False
     with pytest.raises(ScriptError, match="never used"):
         play([card("a")], [], [{"alice": "end_turn"}, ATTACK_A])
+
+
+def test_the_trigger_table_and_the_effect_table_cover_the_same_abilities_of_the_vocabulary():
+    from oracle.games.ijinden import abilities, vocabulary
+
+    triggered = {a for names in abilities.TRIGGERS.values() for a in names}
+    assert triggered <= set(vocabulary.ABILITIES)
+    assert triggered == set(abilities.EFFECTS) | abilities.GENERIC

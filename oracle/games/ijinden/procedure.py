@@ -12,16 +12,13 @@ from ...core.game import run_procedure
 from ...core.script import Decision, GameOver, Refusal, Script
 from ...model import CaseReply, CaseRequest
 from . import abilities as ab
+from .clauses import (
+    A1, A2, A3, A4, B1, B2, B3, B4, BATTLE, C1, C1A, C1B, C2, CEASE_ATTACKER, CEASE_BLOCKER, D1, D2, D3, D4, D5, D6,
+    PASS_THROUGH_1, PASS_THROUGH_2, RC_GUARDIAN_WIN, TRIPLE_PRESSURE,
+)
 from .state import Battle, State, build, project
 
-BATTLE = "ijinden:BATTLE"
-A1, A2, A3, A4 = "ijinden:A1", "ijinden:A2", "ijinden:A3", "ijinden:A4"
-B1, B2, B3, B4 = "ijinden:B1", "ijinden:B2", "ijinden:B3", "ijinden:B4"
-C1, C1A, C1B, C2 = "ijinden:C1", "ijinden:C1a", "ijinden:C1b", "ijinden:C2"
-D1, D2, D3, D4, D5, D6 = (f"ijinden:D{i}" for i in range(1, 7))
-CEASE_ATTACKER, CEASE_BLOCKER = "ijinden:CEASE-ATTACKER", "ijinden:CEASE-BLOCKER"
-PASS_THROUGH_1, PASS_THROUGH_2 = "ijinden:PASS-THROUGH-1", "ijinden:PASS-THROUGH-2"
-TRIPLE_PRESSURE, RC_GUARDIAN_WIN = "ijinden:TRIPLE-PRESSURE", "ijinden:RC-GUARDIAN-WIN"
+
 
 
 def run(request: CaseRequest) -> CaseReply:
@@ -318,7 +315,7 @@ class Procedure:
         self.put_into_graveyard(still, grave_clause, grave_trigger_clause)
 
     def put_into_graveyard(self, cards: list[str], clause: str, trigger_clause: str,
-                           resolve: bool = True) -> list[ab.Pending]:
+                           resolve: bool = True) -> list[ab.Trigger]:
         """D4: every card at once, then (D5) what that triggers."""
         if not cards:
             return []
@@ -368,7 +365,7 @@ class Procedure:
                     self.trace.emit("ceased_blocker", CEASE_BLOCKER, card=blocker)
 
     # -- triggers -------------------------------------------------------------------------------------
-    def resolve_all(self, pending: list[ab.Pending], clause: str) -> None:
+    def resolve_all(self, pending: list[ab.Trigger], clause: str) -> None:
         """They trigger together (one moment); the turn player's resolve first, each player ordering their
         own when they have two or more; nested ones resolve inside (ijinden:assume.trigger-order)."""
         if not pending:
@@ -382,11 +379,11 @@ class Procedure:
             for t in self.order(player, mine, clause):
                 ab.resolve(self, t, clause)
 
-    def order(self, player: str, mine: list[ab.Pending], clause: str) -> list[ab.Pending]:
+    def order(self, player: str, mine: list[ab.Trigger], clause: str) -> list[ab.Trigger]:
         if len(mine) < 2:
             return mine
 
-        def parse(d: Decision) -> list[ab.Pending]:
+        def parse(d: Decision) -> list[ab.Trigger]:
             if not isinstance(d.args, list) or not all(isinstance(c, str) for c in d.args):
                 raise Refusal("malformed_decision", "order_triggers takes a list of card ids")
             if sorted(d.args) != sorted(t.card for t in mine):
