@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 _ERRORS = ("OracleError", "CaseFileError", "InputError", "LimitError", "YamlSyntaxError", "YamlLimitError",
            "BaselineError", "MergeError", "SelectError", "EngineSpecError", "ShardError", "OutputError",
            "CaseFailure", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "ProtocolError",
-           "EngineStartError", "EngineAborted", "Signal", "Refusal", "Stopped", "GameOver", "Unreachable",
+           "EngineStartError", "EngineAborted", "Signal", "Refusal", "Stopped", "OpenPoint", "GameOver", "Unreachable",
            "UnsupportedCard", "Disagreement", "PatchError")
 
 _EXPORTS: dict[str, str] = {

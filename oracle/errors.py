@@ -29,6 +29,7 @@ where (file, line, field; the engine spec; the path)::
         ├── Refusal                   a validator refuses a decision (a rules answer)
         ├── GameOver                  a player has won
         ├── Stopped                   a legality query's decision was taken
+        ├── OpenPoint                 the script ended at an open point: the case ends there (Magic's priority)
         └── Unreachable               a board whose attack the engine refuses (Z3 agreement)
 
 The one exception outside the tree is :class:`oracle.signals.Interrupted`, a ``KeyboardInterrupt`` on
@@ -197,6 +198,11 @@ class Stopped(Signal):
     def __init__(self, at: int) -> None:
         self.at = at
         super().__init__(f"stopped after decision {at}")
+
+
+class OpenPoint(Signal):
+    """The script ended at an open point (a priority decision, or the active player's move in a main phase, with
+    no script entry left): the case ends there (Magic, assumption mtg:A-priority)."""
 
 
 class GameOver(Signal):

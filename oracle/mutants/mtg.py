@@ -1,7 +1,8 @@
 """Magic mutants: misreadings of CR 310 (battles) and the combat rules it leans on, as the seed quotes them
 (総合ルール 20231117.0 and the MTG Wiki's summary), the mistakes the issue lists among them.
 
-Each patches a named function of ``oracle.games.mtg`` (``combat``, ``battles``, ``damage``, ``sba``, ``state``);
+Each patches a named function of ``oracle.games.mtg`` (``combat``, ``battles``, ``damage``, ``sba``, ``state``,
+``abilities``);
 a mutated function reaches its module's other functions through the original's globals.
 """
 
@@ -14,6 +15,7 @@ from .model import Mutant, Patch
 
 M = "oracle.games.mtg."
 COMBAT, BATTLES, DAMAGE, SBA = M + "combat:", M + "battles:", M + "damage:", M + "sba:"
+ABILITIES = M + "abilities:"
 
 
 def _accepting(reason: str, result: Any = None) -> Any:
@@ -55,7 +57,7 @@ def _controller_may_not_attack_siege(original: Any) -> Any:
     def check_target(st: Any, attacker: str, target: Any) -> None:
         original(st, attacker, target)
         if target in st.board.cards and st.is_battle(st.card(target)) and st.card(target).controller == st.active:
-            raise Refusal("illegal_attack_target", f"{st.active} controls {target}", clause=st.c("310.8b"))
+            raise Refusal("illegal_attack_target", f"{st.active} controls {target}", clause=st.c("mtg:310.8b"))
     return check_target
 
 
@@ -86,7 +88,7 @@ def _zero_defense_stays(original: Any) -> Any:
 
 def _zero_defense_no_exception(original: Any) -> Any:
     def zero_defense_clause(st: Any, c: Any) -> str | None:
-        return original(st, c) or st.c("310.7")  # read: it goes even while its own trigger waits
+        return original(st, c) or st.c("mtg:310.7")  # read: it goes even while its own trigger waits
     return zero_defense_clause
 
 
@@ -129,16 +131,12 @@ def _defending_player_is_controller(original: Any) -> Any:
 
 
 def _attack_drain_controller(original: Any) -> Any:
-    g = original.__globals__
-
-    def resolve_attack_drain(st: Any, item: Any) -> None:
-        target = item.data["target"]
-        battle = target in st.board.cards and st.is_battle(st.card(target))
-        who = st.card(target).controller if battle else (st.defending_for(target) if target is not None else None)
-        st.trace.emit("resolved", st.c("508.1m"), card=item.card, ability="attack_drain", player=item.controller)
-        if who is not None and who not in st.lost:
-            g["lose_life"](st, who, item.data["n"], st.c("508.5"))
-    return resolve_attack_drain
+    def drained_player(st: Any, target: str | None) -> tuple[str | None, str]:
+        who, clause = original(st, target)
+        if target in st.board.cards and st.is_battle(st.card(target)):
+            return st.card(target).controller, st.c("mtg:508.5")  # read: the battle's controller is drained
+        return who, clause
+    return drained_player
 
 
 def _protector_after_entering(original: Any) -> Any:
@@ -154,9 +152,9 @@ def _protector_after_entering(original: Any) -> Any:
             if is_battle:
                 n = st.face_def(card).get("defense") or 0
                 card.counters["defense"] = n
-                st.trace.emit("counters_placed", st.c("310.4b"), card=card.id, kind="defense", count=n, defense=n)
+                st.trace.emit("counters_placed", st.c("mtg:310.4b"), card=card.id, kind="defense", count=n, defense=n)
         if is_battle:  # read: the protector is chosen once the battle is on the battlefield
-            protector_clause = st.c("310.11a" if st.is_siege(card) else "310.8a")
+            protector_clause = st.c("mtg:310.11a" if st.is_siege(card) else "mtg:310.8a")
             protector = g["choose_protector"](st, script, card, protector_clause)
             if protector is not None:
                 g["set_protector"](st, card, protector, protector_clause)
@@ -184,6 +182,16 @@ def _blocked_attacker_hits_battle(original: Any) -> Any:
         finally:
             if st.combat is cb:
                 cb.blocked |= saved & set(cb.attackers)
+    return combat_damage
+
+
+def _one_combat_damage_step(original: Any) -> Any:
+    g = original.__globals__
+
+    def combat_damage(st: Any, script: Any) -> None:
+        st.step = "combat_damage"
+        st.combat.damage_step = "only"  # read: first strike changes nothing; all combat damage is dealt at once
+        g["_damage_step"](st, script)
     return combat_damage
 
 
@@ -231,7 +239,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("mtg-attack-trigger-drains-controller", "mtg", "mtg:508.5",
            "バトルが攻撃されている場合、その防御プレイヤーはそのバトルを守っているプレイヤーである。",
            "an attack trigger's 'defending player' is the attacked battle's controller",
-           (Patch(COMBAT + "resolve_attack_drain", _attack_drain_controller),)),
+           (Patch(ABILITIES + "drained_player", _attack_drain_controller),)),
     Mutant("mtg-protector-chosen-after-entering", "mtg", "mtg:310.8a",
            "310.8a バトルが戦場に出るに際し、そのコントローラーはプレイヤー1人をそれを守る者として選ぶ。",
            "the protector is chosen after the battle entered the battlefield, not as it enters",
@@ -252,4 +260,13 @@ MUTANTS: tuple[Mutant, ...] = (
            "ブロックされなかった場合は「選んだ攻撃先へ戦闘ダメージを割り振る」ことになる。",
            "a blocked creature attacking a battle still deals its combat damage to the battle",
            (Patch(COMBAT + "combat_damage", _blocked_attacker_hits_battle),)),
+    Mutant("mtg-first-strike-one-damage-step", "mtg", "mtg:702.7b",
+           "the only creatures that assign combat damage in that step are those with first strike or double strike.",
+           "first and double strike change nothing: every creature deals its combat damage in one step",
+           (Patch(COMBAT + "combat_damage", _one_combat_damage_step),)),
+    Mutant("mtg-trample-before-lethal", "mtg", "mtg:702.19b",
+           "Once all those blocking creatures are assigned lethal damage, any excess damage is assigned as its controller "
+           "chooses among those blocking creatures and the player, planeswalker, or battle the creature is attacking.",
+           "a trampler may assign damage to what it attacks before its blockers are assigned lethal damage",
+           (Patch(COMBAT + "_assignment_valid", _validator_accepting("trample_before_lethal")),)),
 )

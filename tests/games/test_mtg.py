@@ -405,3 +405,100 @@ def test_explicit_script_writes_out_the_implied_passes_and_plays_the_same():
     a, b = game.run(request), game.run(full)
     assert a.final == b.final
     assert sum(e.kind == "decided" for e in b.trace) == len(explicit)
+
+
+def test_every_clause_constant_is_in_the_catalog_and_written_literally():
+    import ast
+    from pathlib import Path
+
+    from oracle.games.mtg import clauses
+
+    catalog = {c.id for c in load_catalog(GAME).clauses}
+    constants = {n: v for n, v in vars(clauses).items() if n.isupper()}
+    assert constants and set(constants.values()) <= catalog
+    folder = Path(clauses.__file__).parent
+    for path in folder.glob("*.py"):  # no clause id built by concatenation ("mtg:" + number)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+                for side in (node.left, node.right):
+                    assert not (isinstance(side, ast.Constant) and isinstance(side.value, str)
+                                and side.value.startswith("mtg:")), f"{path.name}:{node.lineno}"
+
+
+def test_the_trigger_and_spell_effect_tables_cover_the_vocabulary():
+    from oracle.games.mtg.abilities import SPELL_EFFECTS, TRIGGER_EFFECTS
+    from oracle.games.mtg.casting import TARGETS
+    from oracle.games.mtg.vocabulary import ABILITIES
+
+    assert set(SPELL_EFFECTS) == set(TARGETS)
+    assert set(SPELL_EFFECTS) <= set(ABILITIES)
+    assert set(TRIGGER_EFFECTS) - {"siege"} <= set(ABILITIES)  # the Siege's ability is its battle type's (310.11b)
+
+
+# -- issue 10 item 4: strikes, trample, counters, zones, concession --------------------------------
+
+def _with_script(case_id: str, script: list[dict], ruleset: str = RULESET):
+    lc = next(lc for lc in suite().cases if lc.case.id == case_id)
+    req = make_request(lc.case, ruleset)
+    return registry.get(GAME).run(req.model_copy(update={"script": script}))
+
+
+def test_510_4_first_strike_damage_and_regular_damage_are_two_moments_with_priority_between():
+    r = run_case("mtg.strike.regular-attacker-strikes-back-in-second-step")
+    damage = [e for e in r.trace if e.kind == "damaged"]
+    assert [(e.args["source"], e.clause) for e in damage] == [("d", "mtg:702.7b"), ("m", "mtg:510.4")]
+    assert damage[0].moment != damage[1].moment
+
+
+def test_702_19b_a_trampler_whose_power_is_not_more_than_lethal_is_not_asked():
+    # the 3/3 double-strike trampler blocked by a 5/5: in the first step all 3 go to the blocker with no decision;
+    # in the second (3 damage marked, lethal 2) the assignment is asked
+    r = run_case("mtg.trample.lethal-counts-damage-already-marked")
+    ks = [(e.kind, e.args.get("decision"), e.args.get("amount")) for e in r.trace
+          if e.kind == "damaged" and e.args["source"] == "r" or e.kind == "decided"]
+    first = ks.index(("damaged", None, 3))
+    asked = [i for i, k in enumerate(ks) if k[:2] == ("decided", "assign_combat_damage")]
+    assert asked and all(i > first for i in asked)
+
+
+def test_702_19b_without_trample_naming_the_attacked_player_is_refused_510_1c():
+    r = _with_script("mtg.block.menace-two-blockers-and-damage-order", [
+        {"player": "alice", "kind": "declare_attackers", "args": {"m": "b"}},
+        {"player": "bob", "kind": "declare_blockers", "args": {"y": "m", "a": "m"}},
+        {"player": "alice", "kind": "assign_combat_damage", "args": {"m": {"y": 2, "a": 0, "b": 1}}},
+        {"player": "alice", "kind": "assign_combat_damage", "args": {"m": {"y": 2, "a": 1}}}])
+    [(args, clause)] = kinds(r, "rejected")
+    assert args["reason"] == "illegal_damage_assignment" and clause == "mtg:510.1c"
+
+
+def test_701_34a_a_malformed_proliferate_choice_is_refused():
+    r = _with_script("mtg.counters.proliferate-chooses-only-what-has-counters", [
+        {"player": "alice", "kind": "cast", "args": {"card": "pr"}},
+        {"player": "alice", "kind": "pass", "args": None},
+        {"player": "bob", "kind": "pass", "args": None},
+        {"player": "alice", "kind": "proliferate", "args": "w"},
+        {"player": "alice", "kind": "proliferate", "args": ["w", "w"]},
+        {"player": "alice", "kind": "proliferate", "args": []}])
+    assert [a["reason"] for a, _ in kinds(r, "rejected")] == ["malformed_decision", "malformed_decision"]
+    assert r.final["cards"]["w"]["counters"] == {"loyalty": 3}
+
+
+def test_122_1a_counters_add_to_a_set_power_and_toughness():
+    from oracle.games.mtg.state import State
+
+    class _C:
+        counters = {"+1/+1": 2}
+        props = {"pt_effects": [("set", (0, 0))]}
+        name = None
+
+    st = State.__new__(State)
+    st.cards_def = {}
+    assert State.pt(st, _C()) == (2, 2)  # 613.4c: counters apply after effects that set P/T
+
+
+def test_104_3a_a_concession_by_a_player_without_priority_is_not_taken_there():
+    # bob's concede entry waits for bob's priority: alice's pass is implied first, and bob concedes then
+    r = _with_script("mtg.concede.two-player-opponent-wins", [
+        {"player": "alice", "kind": "cast", "args": {"card": "sp", "targets": ["bob"]}},
+        {"player": "bob", "kind": "concede", "args": None}])
+    assert [a for a, _ in kinds(r, "lost")] == [{"player": "bob"}] and r.winner == "alice"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...core.board import Card
 from ...core.script import Refusal, Script
 from .state import State, StackItem
+from .clauses import CR310_4B, CR310_6, CR310_8A, CR310_8F, CR310_11A, CR310_11B
 
 
 def legal_protectors(st: State, battle: Card) -> list[str]:
@@ -29,7 +30,7 @@ def choose_protector(st: State, script: Script, battle: Card, clause: str) -> st
             raise Refusal("unknown_object", f"{d.args!r} is not a player")
         if d.args not in legal:  # the condition broken is the battle type's (310.11a for a Siege), wherever asked
             raise Refusal("illegal_protector", f"{d.args} can't protect {battle.id}",
-                          clause=st.c("310.11a" if st.is_siege(battle) else "310.8a"))
+                          clause=st.c(CR310_11A if st.is_siege(battle) else CR310_8A))
         return d.args
 
     _, player = script.decide(battle.controller, ("choose_protector",), clause, valid)
@@ -41,7 +42,7 @@ def set_protector(st: State, battle: Card, player: str | None, clause: str) -> N
     previous = battle.props.get("protector")
     battle.props["protector"] = player
     if previous is not None and previous != player:
-        clause = st.c("310.8f")  # the new protector replaces the old one
+        clause = st.c(CR310_8F)  # the new protector replaces the old one
     st.trace.emit("protector_chosen", clause, card=battle.id, player=player, previous=previous)
 
 
@@ -52,7 +53,7 @@ def enter_battlefield(st: State, script: Script, card: Card, controller: str, cl
     protector = None
     is_battle = st.is_battle_def(card)
     if is_battle:  # chosen as it enters, before the moment it arrives (legality from the new controller)
-        protector_clause = st.c("310.11a" if st.is_siege(card) else "310.8a")
+        protector_clause = st.c(CR310_11A if st.is_siege(card) else CR310_8A)
         protector = choose_protector(st, script, card, protector_clause)
     with st.trace.simultaneous():
         st.board.move(card.id, "battlefield", clause)
@@ -61,10 +62,10 @@ def enter_battlefield(st: State, script: Script, card: Card, controller: str, cl
         if is_battle:
             n = st.face_def(card).get("defense") or 0
             card.counters["defense"] = n
-            st.trace.emit("counters_placed", st.c("310.4b"), card=card.id, kind="defense", count=n, defense=n)
+            st.trace.emit("counters_placed", st.c(CR310_4B), card=card.id, kind="defense", count=n, defense=n)
             if protector is not None:
                 set_protector(st, card, protector,
-                              st.c("310.11a" if st.is_siege(card) else "310.8a"))
+                              st.c(CR310_11A if st.is_siege(card) else CR310_8A))
 
 
 def remove_defense(st: State, battle: Card, amount: int) -> None:
@@ -74,7 +75,7 @@ def remove_defense(st: State, battle: Card, amount: int) -> None:
     if n <= 0:
         return
     battle.counters["defense"] = have - n
-    st.trace.emit("counters_removed", st.c("310.6"), card=battle.id, kind="defense", count=n, left=have - n)
+    st.trace.emit("counters_removed", st.c(CR310_6), card=battle.id, kind="defense", count=n, left=have - n)
     if have - n == 0 and st.is_siege(battle):
         st.pending.append(StackItem(battle.id, battle.controller, ability="siege"))
-        st.trace.emit("triggered", st.c("310.11b"), card=battle.id, ability="siege", player=battle.controller)
+        st.trace.emit("triggered", st.c(CR310_11B), card=battle.id, ability="siege", player=battle.controller)

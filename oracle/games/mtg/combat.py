@@ -2,7 +2,7 @@
 510 combat damage, 511 end of combat; with 310.8b-d and the rule that battles neither attack nor block.
 
 Players receive priority in every step, empty stack included (117.3a, 507.2, 508.2, 509.2, 510.3, 511.1); a
-script may leave their passes out (stack.ask_priority).
+script may leave their passes out (priority.ask_priority).
 """
 
 from __future__ import annotations
@@ -10,11 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.script import Refusal, Script
-from .damage import deal, lose_life
+from .damage import deal
 from .editions import FREE_DAMAGE_DIVISION
 from .requirements import most_obeyable, obeyed
-from .stack import priority_step
+from .priority import priority_step
 from .state import Combat, StackItem, State
+from .clauses import (
+    CR510_4, CR702_4B, CR702_7B, CR702_19B, CR702_19D,
+    CR310_8B, CR310_8C, CR310_8D, CR506_2, CR506_2A, CR508_1, CR508_1A, CR508_1B, CR508_1F, CR508_1K, CR508_1M,
+    CR509_1A, CR509_1C, CR509_1G, CR509_1H, CR510_1A, CR510_1B, CR510_1C, CR511_3, SUMMARY_ATTACK_BATTLE,
+    SUMMARY_NO_COMBAT, SUMMARY_TWO_HEADED_GIANT,
+)
 
 # -- declare attackers -----------------------------------------------------------------------
 
@@ -25,15 +31,15 @@ def _attack_target_clause(st: State, target: str) -> str:
     できる" — whoever controls it), else 508.1k ("Each chosen creature ... becomes an attacking creature")
     attacking a player or planeswalker."""
     if target in st.board.cards and st.is_battle(st.card(target)):
-        return st.c("310.8b")
-    return st.c("508.1k")
+        return st.c(CR310_8B)
+    return st.c(CR508_1K)
 
 
 def _check_target(st: State, attacker: str, target: Any) -> None:
     a = st.active
     if target in st.board.players:
         if target in st.lost or target not in st.opponents(a):
-            raise Refusal("illegal_attack_target", f"{attacker} can't attack {target}", clause=st.c("508.1b"))
+            raise Refusal("illegal_attack_target", f"{attacker} can't attack {target}", clause=st.c(CR508_1B))
         return
     if not (isinstance(target, str) and target in st.board.cards and st.card(target).zone == "battlefield"):
         raise Refusal("unknown_object", f"no permanent {target!r} to attack")
@@ -41,17 +47,17 @@ def _check_target(st: State, attacker: str, target: Any) -> None:
     if st.is_battle(t):
         prot = t.props.get("protector")
         if prot == a:
-            raise Refusal("protector_cant_attack", f"{a} protects {target}", clause=st.c("310.8b"))
+            raise Refusal("protector_cant_attack", f"{a} protects {target}", clause=st.c(CR310_8B))
         if prot is not None and st.teammates(a, prot):
             raise Refusal("teammate_protects_battle", f"{prot}, {a}'s teammate, protects {target}",
-                          clause=st.c("summary.two-headed-giant"))
+                          clause=st.c(SUMMARY_TWO_HEADED_GIANT))
         if prot is None or prot not in st.opponents(a):
             raise Refusal("illegal_attack_target", f"{target}'s protector is not a defending player",
-                          clause=st.c("310.8b"))
+                          clause=st.c(CR310_8B))
         return
     if st.is_planeswalker(t) and t.controller in st.opponents(a):
         return
-    raise Refusal("illegal_attack_target", f"{target} is not a player, planeswalker or battle", clause=st.c("508.1b"))
+    raise Refusal("illegal_attack_target", f"{target} is not a player, planeswalker or battle", clause=st.c(CR508_1B))
 
 
 def _attackers_valid(st: State):
@@ -63,16 +69,16 @@ def _attackers_valid(st: State):
                 raise Refusal("unknown_object", f"no card {cid!r}")
             c = st.card(cid)
             if c.zone != "battlefield" or c.controller != st.active:
-                raise Refusal("attacker_not_yours", f"{cid} is not {st.active}'s", clause=st.c("508.1a"))
+                raise Refusal("attacker_not_yours", f"{cid} is not {st.active}'s", clause=st.c(CR508_1A))
             if st.is_battle(c):
-                raise Refusal("battle_cant_attack", f"{cid} is a battle", clause=st.c("summary.no-combat"))
+                raise Refusal("battle_cant_attack", f"{cid} is a battle", clause=st.c(SUMMARY_NO_COMBAT))
             if not st.is_creature(c):
-                raise Refusal("not_a_creature", f"{cid} is not a creature", clause=st.c("508.1a"))
+                raise Refusal("not_a_creature", f"{cid} is not a creature", clause=st.c(CR508_1A))
             if c.tapped:
-                raise Refusal("attacker_tapped", f"{cid} is tapped", clause=st.c("508.1a"))
+                raise Refusal("attacker_tapped", f"{cid} is tapped", clause=st.c(CR508_1A))
             if c.entered_this_turn and not st.has(c, "haste"):
                 raise Refusal("attacker_summoning_sick", f"{cid} came under {st.active}'s control this turn",
-                              clause=st.c("508.1a"))
+                              clause=st.c(CR508_1A))
             _check_target(st, cid, target)
         return dict(d.args)
     return valid
@@ -81,7 +87,7 @@ def _attackers_valid(st: State):
 def declare_attackers(st: State, script: Script) -> bool:
     """508.1; returns False when nothing attacks (508.8: skip blockers and damage)."""
     st.step = "declare_attackers"
-    _, attacks = script.decide(st.active, ("declare_attackers",), st.c("508.1"), _attackers_valid(st))
+    _, attacks = script.decide(st.active, ("declare_attackers",), st.c(CR508_1), _attackers_valid(st))
     if not attacks:
         priority_step(st, script)  # 508.2
         return False  # 508.8: the declare blockers and combat damage steps are skipped
@@ -91,7 +97,7 @@ def declare_attackers(st: State, script: Script) -> bool:
             c = st.card(cid)
             if not st.has(c, "vigilance"):
                 c.tapped = True
-                st.trace.emit("tapped", st.c("508.1f"), card=cid)
+                st.trace.emit("tapped", st.c(CR508_1F), card=cid)
             cb.attackers[cid] = target
             st.trace.emit("became_attacker", _attack_target_clause(st, target), card=cid, target=target)
     with st.trace.simultaneous():
@@ -104,7 +110,7 @@ def declare_attackers(st: State, script: Script) -> bool:
     for cid, target in attacks.items():  # 508.1m: attack triggers
         for n in st.params(st.card(cid), "attack_drain"):
             st.pending.append(StackItem(cid, st.active, "attack_drain", [], {"n": n, "target": target}))
-            st.trace.emit("triggered", st.c("508.1m"), card=cid, ability="attack_drain", player=st.active)
+            st.trace.emit("triggered", st.c(CR508_1M), card=cid, ability="attack_drain", player=st.active)
     priority_step(st, script)  # 508.2
     return True
 
@@ -116,8 +122,8 @@ def _defending_clause(st: State, via: str | None) -> str:
     multiplayer game ("there may be one or more defending players, depending on the variant being played and the
     options chosen for it"; the readings: mtg:A-multiplayer-defending, mtg:A-two-headed-giant)."""
     if via is not None:
-        return st.c("310.8d")
-    return st.c("506.2" if len(st.board.players) == 2 else "506.2a")
+        return st.c(CR310_8D)
+    return st.c(CR506_2 if len(st.board.players) == 2 else CR506_2A)
 
 
 def defending_players(st: State, attacks: dict[str, str]) -> list[str]:
@@ -129,19 +135,6 @@ def defending_players(st: State, attacks: dict[str, str]) -> list[str]:
     return [p for p in st.from_active() if p in out]
 
 
-def resolve_attack_drain(st: State, item: StackItem) -> None:
-    """508.5: "the defending player" of an attacking creature is the player it attacks, the planeswalker's
-    controller or the battle's protector; 310.8d when that protector is not the battle's controller ("バトルを守る
-    者がそのコントローラーでない場合")."""
-    target = item.data["target"]
-    who = st.defending_for(target) if target is not None else None
-    battle = target in st.board.cards and st.is_battle(st.card(target))
-    not_controller = battle and st.card(target).props.get("protector") != st.card(target).controller
-    st.trace.emit("resolved", st.c("508.1m"), card=item.card, ability="attack_drain", player=item.controller)
-    if who is not None and who not in st.lost:
-        lose_life(st, who, item.data["n"], st.c("310.8d" if not_controller else "508.5"))
-
-
 # -- declare blockers ------------------------------------------------------------------------
 
 
@@ -149,15 +142,15 @@ def _may_block(st: State, player: str, attacker: str) -> None:
     cb = st.combat
     target = cb.attackers.get(attacker)
     if attacker not in cb.attackers:
-        raise Refusal("not_an_attacker", f"{attacker} is not attacking", clause=st.c("509.1a"))
+        raise Refusal("not_an_attacker", f"{attacker} is not attacking", clause=st.c(CR509_1A))
     if target in st.board.cards and st.is_battle(st.card(target)):
         prot = st.card(target).props.get("protector")
         if not (player == prot or (st.two_headed and prot is not None and st.teammates(player, prot))):
-            raise Refusal("not_protector", f"{player} does not protect {target}", clause=st.c("310.8c"))
+            raise Refusal("not_protector", f"{player} does not protect {target}", clause=st.c(CR310_8C))
         return
     who = st.defending_for(target) if target is not None else None
     if not (player == who or (st.two_headed and who is not None and st.teammates(player, who))):
-        raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=st.c("509.1a"))
+        raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=st.c(CR509_1A))
 
 
 def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
@@ -169,23 +162,23 @@ def _blockers_valid(st: State, player: str, so_far: dict[str, str]):
                 raise Refusal("unknown_object", f"no card {bid!r} or {aid!r}")
             b = st.card(bid)
             if b.zone != "battlefield" or b.controller != player:
-                raise Refusal("blocker_not_yours", f"{bid} is not {player}'s", clause=st.c("509.1a"))
+                raise Refusal("blocker_not_yours", f"{bid} is not {player}'s", clause=st.c(CR509_1A))
             if st.is_battle(b):
-                raise Refusal("battle_cant_block", f"{bid} is a battle", clause=st.c("summary.no-combat"))
+                raise Refusal("battle_cant_block", f"{bid} is a battle", clause=st.c(SUMMARY_NO_COMBAT))
             if not st.is_creature(b):
-                raise Refusal("not_a_creature", f"{bid} is not a creature", clause=st.c("509.1a"))
+                raise Refusal("not_a_creature", f"{bid} is not a creature", clause=st.c(CR509_1A))
             if b.tapped:
-                raise Refusal("blocker_tapped", f"{bid} is tapped", clause=st.c("509.1a"))
+                raise Refusal("blocker_tapped", f"{bid} is tapped", clause=st.c(CR509_1A))
             _may_block(st, player, aid)
             a = st.card(aid)
             if st.has(a, "flying") and not (st.has(b, "flying") or st.has(b, "reach")):
-                raise Refusal("flying", f"{aid} has flying", clause=st.c("509.1a"))
+                raise Refusal("flying", f"{aid} has flying", clause=st.c(CR509_1A))
         counts: dict[str, int] = {}
         for aid in list(so_far.values()) + list(d.args.values()):
             counts[aid] = counts.get(aid, 0) + 1
         for aid, n in counts.items():
             if n == 1 and st.has(st.card(aid), "menace"):
-                raise Refusal("menace", f"{aid} has menace", clause=st.c("509.1a"))
+                raise Refusal("menace", f"{aid} has menace", clause=st.c(CR509_1A))
         _check_requirements(st, player, so_far, d.args)
         return dict(d.args)
     return valid
@@ -242,7 +235,7 @@ def _check_requirements(st: State, player: str, so_far: dict[str, str], blocks: 
     if got < best:
         raise Refusal("block_requirements_not_maximized",
                       f"the blocks obey {got} block requirement(s); {best} can be obeyed without breaking a restriction",
-                      clause=st.c("509.1c"))
+                      clause=st.c(CR509_1C))
 
 
 def declare_blockers(st: State, script: Script) -> None:
@@ -254,7 +247,7 @@ def declare_blockers(st: State, script: Script) -> None:
             continue
         # 509.1a: one declaration, for attackers of the player, their planeswalkers and the battles they protect
         # 509.1c tags the decision when a block requirement bears on it (the declaration is then judged by it too)
-        clause = st.c("509.1c" if _requirements_apply(st, p) else "509.1a")
+        clause = st.c(CR509_1C if _requirements_apply(st, p) else CR509_1A)
         _, mine = script.decide(p, ("declare_blockers",), clause, _blockers_valid(st, p, blocks))
         blocks.update(mine)
     if blocks:
@@ -265,7 +258,7 @@ def declare_blockers(st: State, script: Script) -> None:
                 st.trace.emit("became_blocker", _blocker_clause(st, bid, target), card=bid, attacker=aid)
             for aid in dict.fromkeys(blocks.values()):
                 cb.blocked.add(aid)
-                st.trace.emit("blocked", st.c("509.1h"), card=aid)
+                st.trace.emit("blocked", st.c(CR509_1H), card=aid)
     priority_step(st, script)  # 509.2
 
 
@@ -275,79 +268,166 @@ def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
     ブロックに参加してよい"); any other block is 509.1g."""
     if target in st.board.cards and st.is_battle(st.card(target)):
         prot = st.card(target).props.get("protector")
-        return st.c("310.8c" if st.card(blocker).controller == prot else "summary.two-headed-giant")
-    return st.c("509.1g")
+        return st.c(CR310_8C if st.card(blocker).controller == prot else SUMMARY_TWO_HEADED_GIANT)
+    return st.c(CR509_1G)
 
 
 # -- combat damage ---------------------------------------------------------------------------
 
 
-def _assignment_valid(st: State, multi: dict[str, list[str]]):
+def _lethal(st: State, bid: str) -> int:
+    """702.19b: lethal damage, taking into account damage already marked on the creature (a blocker blocks one
+    attacker here, so no other creature assigns it damage in the same step)."""
+    b = st.card(bid)
+    return max(st.pt(b)[1] - b.props.get("damage", 0), 0)
+
+
+def deals_damage_now(st: State, cid: str) -> bool:
+    """510.4/702.7b/702.4b: in a combat with a first-strike combat damage step, only creatures with first strike
+    or double strike assign damage in the first step; in the second, the remaining attackers and blockers that had
+    neither as the first step began, and those that currently have double strike."""
+    cb = st.combat
+    if cb.damage_step == "first":
+        return cid in cb.struck_first
+    if cb.damage_step == "second":
+        return cid not in cb.struck_first or st.has(st.card(cid), "double_strike")
+    return True
+
+
+def _recipient(st: State, aid: str) -> str | None:
+    """What attacker ``aid`` may assign damage to beyond its blockers: what it attacks, unless that is a player who
+    has left the game (800.4e: "If combat damage would be assigned to a player who has left the game, that damage
+    isn't assigned")."""
+    target = st.combat.attackers.get(aid)
+    return None if target in st.lost else target
+
+
+def blockers_of(st: State) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for bid, aid in st.combat.blockers.items():
+        out.setdefault(aid, []).append(bid)
+    return out
+
+
+def assignment_choices(st: State) -> dict[str, list[str]]:
+    """The attackers whose damage assignment is a decision in this combat damage step, with whom each may assign
+    damage to: a blocked creature with two or more blockers (510.1c) among them, and a blocked creature with
+    trample whose power exceeds the lethal damage of its blockers (702.19b), among them and what it attacks."""
+    cb = st.combat
+    out: dict[str, list[str]] = {}
+    for aid, bs in blockers_of(st).items():
+        if aid not in cb.attackers or aid not in cb.blocked or not deals_damage_now(st, aid):
+            continue
+        power = st.pt(st.card(aid))[0]
+        if power <= 0:
+            continue  # 510.1a
+        target = _recipient(st, aid)
+        trample = st.has(st.card(aid), "trample") and target is not None
+        if len(bs) > 1 or (trample and power > sum(_lethal(st, b) for b in bs)):
+            out[aid] = bs + ([target] if trample else [])
+    return out
+
+
+def _assignment_valid(st: State, choices: dict[str, list[str]]):
     def valid(d) -> dict[str, dict[str, int]]:
-        if not isinstance(d.args, dict) or set(d.args) != set(multi):
-            raise Refusal("malformed_decision", f"assign damage for exactly {sorted(multi)}")
+        if not isinstance(d.args, dict) or set(d.args) != set(choices):
+            raise Refusal("malformed_decision", f"assign damage for exactly {sorted(choices)}")
         for aid, split in d.args.items():
-            if not isinstance(split, dict) or set(split) - set(multi[aid]):
-                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers", clause=st.c("510.1c"))
+            if not isinstance(split, dict) or set(split) - set(choices[aid]):
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers"
+                              + (" and what it attacks" if st.has(st.card(aid), "trample") else ""),
+                              clause=st.c(CR510_1C))
             power, _ = st.pt(st.card(aid))
             amounts = list(split.values())
             if any(not isinstance(n, int) or n < 0 for n in amounts) or sum(amounts) != max(power, 0):
-                raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=st.c("510.1c"))
-            if st.ruleset in FREE_DAMAGE_DIVISION:
-                continue  # current 510.1c: "divided as its controller chooses among them"
-            order = list(split)  # 20231117.0: the damage assignment order; lethal to each before the next
-            for i, bid in enumerate(order[:-1]):
-                b = st.card(bid)
-                lethal = st.pt(b)[1] - b.props.get("damage", 0)
-                if split[bid] < lethal and any(split[x] > 0 for x in order[i + 1:]):
-                    raise Refusal("illegal_damage_assignment", f"{bid} must be assigned lethal damage first",
-                                  clause=st.c("510.1c"))
+                raise Refusal("illegal_damage_assignment", f"{aid} assigns exactly {power}", clause=st.c(CR510_1C))
+            target = _recipient(st, aid)
+            order = [x for x in split if x != target]  # the blockers, in the order written
+            if st.ruleset not in FREE_DAMAGE_DIVISION:
+                # 20231117.0: the damage assignment order; lethal to each before the next
+                for i, bid in enumerate(order[:-1]):
+                    if split[bid] < _lethal(st, bid) and any(split[x] > 0 for x in order[i + 1:]):
+                        raise Refusal("illegal_damage_assignment", f"{bid} must be assigned lethal damage first",
+                                      clause=st.c(CR510_1C))
+            if split.get(target, 0) > 0:
+                short = [b for b in choices[aid] if b != target and split.get(b, 0) < _lethal(st, b)]
+                if short:
+                    raise Refusal("trample_before_lethal", f"{aid} assigns damage to {target} before lethal damage "
+                                  f"to {', '.join(short)}", clause=CR702_19B)
         return d.args
     return valid
 
 
 def combat_damage(st: State, script: Script) -> None:
+    """510: one combat damage step, or two when an attacking or blocking creature has first strike or double
+    strike as it begins (510.4/702.7b/702.4b); each ends with priority (510.3)."""
     st.step = "combat_damage"
     cb = st.combat
-    blockers_of: dict[str, list[str]] = {}
-    for bid, aid in cb.blockers.items():
-        blockers_of.setdefault(aid, []).append(bid)
-    multi = {a: bs for a, bs in blockers_of.items() if len(bs) > 1 and a in cb.attackers}
+    cb.struck_first = {c for c in [*cb.attackers, *cb.blockers]
+                       if st.has(st.card(c), "first_strike") or st.has(st.card(c), "double_strike")}
+    if not cb.struck_first:
+        cb.damage_step = "only"
+        _damage_step(st, script)
+        return
+    cb.damage_step = "first"
+    _damage_step(st, script)
+    cb.damage_step = "second"
+    _damage_step(st, script)
+
+
+def _damage_step(st: State, script: Script) -> None:
+    """510.1: the damage assignment (a decision where it is a choice), then 510.2: all of it dealt at once."""
+    cb = st.combat
+    choices = assignment_choices(st)
     split: dict[str, dict[str, int]] = {}
-    if multi:
-        _, split = script.decide(st.active, ("assign_combat_damage",), st.c("510.1c"), _assignment_valid(st, multi))
-    assignments: list[tuple[str, str, int]] = []
-    for aid, target in cb.attackers.items():
+    if choices:
+        clause = CR702_19B if all(len([x for x in r if x in cb.blockers]) == 1 for r in choices.values()) else CR510_1C
+        _, split = script.decide(st.active, ("assign_combat_damage",), st.c(clause), _assignment_valid(st, choices))
+    blocked_by = blockers_of(st)
+    assignments: list[tuple[str, str, int, str | None]] = []  # source, recipient, amount, trample clause
+    for aid in cb.attackers:
+        target = _recipient(st, aid)
+        if not deals_damage_now(st, aid):
+            continue
         power = st.pt(st.card(aid))[0]
         if power <= 0:
             continue  # 510.1a
         if aid in cb.blocked:
-            bs = [b for b in blockers_of.get(aid, []) if b in cb.blockers]
+            bs = blocked_by.get(aid, [])
             if aid in split:
-                assignments += [(aid, b, n) for b, n in split[aid].items()]
+                assignments += [(aid, x, n, CR702_19B if x == target else None) for x, n in split[aid].items()]
             elif bs:
-                assignments.append((aid, bs[0], power))
+                assignments.append((aid, bs[0], power, None))
+            elif st.has(st.card(aid), "trample") and target is not None:
+                assignments.append((aid, target, power, CR702_19D))  # 702.19d: no creatures blocking it
         elif target is not None:
-            assignments.append((aid, target, power))  # 510.1b
+            assignments.append((aid, target, power, None))  # 510.1b
     for bid, aid in cb.blockers.items():
+        if not deals_damage_now(st, bid):
+            continue
         power = st.pt(st.card(bid))[0]
         if power > 0 and aid in cb.attackers:
-            assignments.append((bid, aid, power))
+            assignments.append((bid, aid, power, None))
     if assignments:
         with st.trace.simultaneous():  # 510.2: all combat damage is dealt at once
-            for src, tgt, n in assignments:
+            for src, tgt, n, trample in assignments:
                 battle = tgt in st.board.cards and st.is_battle(st.card(tgt))
-                deal(st, src, tgt, n, combat=True, clause=_damage_clause(st, src, tgt, battle))
+                clause = st.c(trample) if trample else _damage_clause(st, src, tgt, battle)
+                deal(st, src, tgt, n, combat=True, clause=clause)
     priority_step(st, script)  # 510.3
 
 
 def _damage_clause(st: State, src: str, tgt: str, battle: bool) -> str:
     cb = st.combat
+    if cb.damage_step in ("first", "second"):  # 510.4: the rule that lets this creature deal damage in this step
+        if st.has(st.card(src), "double_strike"):
+            return st.c(CR702_4B)
+        return st.c(CR702_7B if cb.damage_step == "first" else CR510_4)
     if src in cb.blockers:
-        return st.c("510.1a")
+        return st.c(CR510_1A)
     if src in cb.blocked:
-        return st.c("510.1c")
-    return st.c("summary.attack-battle" if battle else "510.1b")
+        return st.c(CR510_1C)
+    return st.c(SUMMARY_ATTACK_BATTLE if battle else CR510_1B)
 
 
 def end_of_combat(st: State, script: Script) -> None:
@@ -355,7 +435,7 @@ def end_of_combat(st: State, script: Script) -> None:
     then (at the next priority point) 310.10 may apply to battles no longer attacked."""
     st.step = "end_combat"
     priority_step(st, script)
-    st.trace.emit("combat_ended", st.c("511.3"), player=st.active)
+    st.trace.emit("combat_ended", st.c(CR511_3), player=st.active)
     st.combat = None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .battles import remove_defense
-from .state import C, State
+from .state import State
 
 
 def deal(st: State, source: str, target: str, amount: int, *, combat: bool, clause: str) -> None:
@@ -34,4 +34,4 @@ def lose_life(st: State, player: str, amount: int, clause: str) -> None:
     st.trace.emit("life_changed", clause, player=player, amount=-amount, life=st.life[player])
 
 
-__all__ = ["deal", "lose_life", "C"]
+__all__ = ["deal", "lose_life"]

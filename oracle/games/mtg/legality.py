@@ -1,19 +1,22 @@
 """Magic's pseudo-legal decisions, for :mod:`oracle.core.legality` (which filters them through the engine's
-own validators in ``combat.py``, ``stack.py`` and ``battles.py``: no rule is repeated here).
+own validators in ``combat.py``, ``casting.py`` and ``battles.py``: no rule is repeated here).
 
 Candidates per kind (finite; the validators keep the legal ones):
 - ``cast``: every card in the deciding player's hand (601.2a), with 0, 1 or 2 distinct targets among the
   players and the permanents (115.1; no spell of the pool takes more than two).
-- ``pass``, ``end_main``: their one form; ``cast_transformed``: true or false, or ``{targets: [...]}`` with 1 or 2
+- ``pass``, ``end_main``, ``concede``: their one form; ``cast_transformed``: true or false, or ``{targets: [...]}`` with 1 or 2
   distinct targets among the players and the permanents (310.11b, 601.2c).
 - ``choose_protector``: every player (310.8a, 310.11a).
+- ``proliferate``: every set of distinct players and permanents (701.34a), as a set.
 - ``declare_attackers``: every map of some of the active player's permanents to an attack target, a player
   or a permanent (508.1a, 508.1b, 310.8b), as a set of pairs.
 - ``declare_blockers``: every map of some of the deciding player's permanents to an attacking creature
   (509.1a), as a set of pairs.
-- ``assign_combat_damage``: for every attacker blocked by two or more creatures, every order of its
-  blockers and every split of its power among them in whole non-negative amounts (510.1c: the amounts
-  are finite because they add up to its power); the order as written is part of the decision.
+- ``assign_combat_damage``: for every attacker whose assignment is a choice in this combat damage step
+  (combat.assignment_choices: blocked by two or more creatures, 510.1c; or a trampler whose power exceeds its
+  blockers' lethal damage, 702.19b), every order of its recipients (its blockers, and for a trampler what it
+  attacks) and every split of its power among them in whole non-negative amounts (finite: they add up to its
+  power); the order as written is part of the decision.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ from typing import Any, Hashable, Iterator
 
 from ...core.legality import assignments, freeze
 from ...core.script import DecisionPoint
+from .combat import assignment_choices
 from .state import State
 
-ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers", "declare_blockers", "assign_combat_damage"})
+ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers",
+                        "declare_blockers", "assign_combat_damage", "proliferate", "concede"})
 UNENUMERATED: dict[str, str] = {}
 """Every Magic decision of the engine has finitely many forms (damage splits add up to the power)."""
 
@@ -41,17 +46,12 @@ def _splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
 
 
 def _damage_assignments(st: State) -> Iterator[dict[str, dict[str, int]]]:
-    cb = st.combat
-    blockers_of: dict[str, list[str]] = {}
-    for bid, aid in (cb.blockers.items() if cb else ()):
-        blockers_of.setdefault(aid, []).append(bid)
     per_attacker = []
-    for aid, bids in blockers_of.items():
-        if len(bids) < 2:
-            continue
+    for aid, recipients in assignment_choices(st).items():
         power = max(st.pt(st.card(aid))[0], 0)
         per_attacker.append([(aid, dict(zip(order, amounts)))
-                             for order in itertools.permutations(bids) for amounts in _splits(power, len(bids))])
+                             for order in itertools.permutations(recipients)
+                             for amounts in _splits(power, len(recipients))])
     for combo in itertools.product(*per_attacker):
         yield dict(combo)
 
@@ -61,7 +61,7 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
     mine = [c.id for c in st.battlefield() if c.controller == player]
     permanents = [c.id for c in st.battlefield()]
     for kind in point.kinds:
-        if kind in ("pass", "end_main"):
+        if kind in ("pass", "end_main", "concede"):
             yield kind, None
         elif kind == "cast_transformed":
             yield kind, True
@@ -85,6 +85,11 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
             attackers = list(st.combat.attackers) if st.combat else []
             for blocks in assignments(mine, attackers):
                 yield kind, blocks
+        elif kind == "proliferate":  # every set of distinct players and permanents (701.34a), in one order
+            chosen = [*board.players, *permanents]
+            for n in range(len(chosen) + 1):
+                for subset in itertools.combinations(chosen, n):
+                    yield kind, list(subset)
         elif kind == "assign_combat_damage":
             for split in _damage_assignments(st):
                 yield kind, split
@@ -97,6 +102,8 @@ def key(kind: str, parsed: Any) -> Hashable:
         return frozenset((aid, tuple(split.items())) for aid, split in parsed.items())
     if kind == "cast":
         return parsed[0], tuple(parsed[1])
+    if kind == "proliferate":
+        return frozenset(parsed)
     if kind == "cast_transformed":  # None: not cast; a list: cast with these targets (in order)
         return None if parsed is None else tuple(parsed)
     return freeze(parsed)

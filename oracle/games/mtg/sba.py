@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from ...core.script import GameOver, Script
 from .battles import choose_protector, legal_protectors, set_protector
-from .editions import PREFIX, SIEGE_ONLY_TRIGGER_EXCEPTION
+from .editions import SIEGE_ONLY_TRIGGER_EXCEPTION
 from .state import State
+from .clauses import (
+    CR104_2A, CR104_3A,
+    CR310_7, CR310_9, CR310_10, CR506_4, CR704_5A, CR704_5F, CR704_5G, CR704_5I, CR800_4A, CR20260807_310_7,
+    CR20260807_310_8,
+)
 
 
 def _attacked(st: State, battle_id: str) -> bool:
@@ -31,13 +36,13 @@ def _check_once(st: State, script: Script) -> bool:
         if st.is_creature(c):
             _, t = st.pt(c)
             if t <= 0:
-                to_graveyard.append((c.id, st.c("704.5f")))
+                to_graveyard.append((c.id, st.c(CR704_5F)))
                 continue
             if c.props.get("damage", 0) >= t > 0:
-                to_graveyard.append((c.id, st.c("704.5g")))
+                to_graveyard.append((c.id, st.c(CR704_5G)))
                 continue
         if st.is_planeswalker(c) and c.counters.get("loyalty", 0) <= 0:
-            to_graveyard.append((c.id, st.c("704.5i")))
+            to_graveyard.append((c.id, st.c(CR704_5I)))
             continue
         if not st.is_battle(c):
             continue
@@ -61,20 +66,20 @@ def _check_once(st: State, script: Script) -> bool:
         b = st.card(bid)
         if not legal_protectors(st, b):
             if bid not in [x for x, _ in to_graveyard]:
-                to_graveyard.append((bid, st.c("310.10")))
+                to_graveyard.append((bid, st.c(CR310_10)))
             continue
-        chosen.append((bid, choose_protector(st, script, b, st.c("310.10"))))
+        chosen.append((bid, choose_protector(st, script, b, st.c(CR310_10))))
 
     with st.trace.simultaneous():
         for p in losers:
-            st.trace.emit("lost", st.c("704.5a"), player=p)
+            st.trace.emit("lost", st.c(CR704_5A), player=p)
         for bid, who in chosen:
-            set_protector(st, st.card(bid), who, st.c("310.10"))
+            set_protector(st, st.card(bid), who, st.c(CR310_10))
         for bid in unattach:
             b = st.card(bid)
-            st.trace.emit("unattached", st.c("310.9"), card=bid, **{"from": b.props.pop("attached_to")})
+            st.trace.emit("unattached", st.c(CR310_9), card=bid, **{"from": b.props.pop("attached_to")})
         for cid, clause in to_graveyard:
-            _leave_battlefield(st, cid, "graveyard", clause)
+            leave_battlefield(st, cid, "graveyard", clause)
     for p in losers:
         _lose(st, p)
     return True
@@ -87,12 +92,12 @@ def _zero_defense_clause(st: State, c) -> str | None:
     owner's graveyard.", 704.5w). None: it stays."""
     if st.ruleset in SIEGE_ONLY_TRIGGER_EXCEPTION:
         if not st.is_siege(c):
-            return PREFIX + "310.8"
-        return None if st.on_stack_or_pending(c.id) else PREFIX + "310.7"
-    return None if st.on_stack_or_pending(c.id) else st.c("310.7")
+            return CR20260807_310_8
+        return None if st.on_stack_or_pending(c.id) else CR20260807_310_7
+    return None if st.on_stack_or_pending(c.id) else st.c(CR310_7)
 
 
-def _leave_battlefield(st: State, cid: str, zone: str, clause: str) -> None:
+def leave_battlefield(st: State, cid: str, zone: str, clause: str) -> None:
     c = st.card(cid)
     remove_from_combat(st, cid, emit=False)
     for other in st.battlefield():  # what was attached to it is no longer (Auras etc. are not modelled)
@@ -109,7 +114,7 @@ def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str | None = 
     controller while attacked (mtg:ruling.removed-from-combat), a creature in combat that becomes a battle
     (mtg:summary.no-combat), otherwise 506.4 (a creature whose controller changes, a player who left). Under the
     current edition its 506.4 names every one of these removals, and tags them all (editions.py)."""
-    clause = st.removal_clause(clause or st.c("506.4"))
+    clause = st.removal_clause(clause or st.c(CR506_4))
     cb = st.combat
     if cb is None:
         return
@@ -128,18 +133,33 @@ def remove_from_combat(st: State, cid: str, *, emit: bool, clause: str | None = 
         st.trace.emit("removed_from_combat", clause, card=cid)
 
 
-def _lose(st: State, player: str) -> None:
-    """800.4a: in a multiplayer game the loser leaves; the game ends when one team remains (104.2a)."""
+def concede(st: State, player: str) -> None:
+    """104.3a: "A player can concede the game at any time. A player who concedes leaves the game immediately. That
+    player loses the game." Not a state-based action: it happens as the player concedes (where they hold priority
+    here, mtg:A-concede); with teams the whole team leaves (810.8b). The game ends when one team remains (104.2a);
+    otherwise each leaves as 800.4a says (their creatures leave combat; a battle they protect keeps its attackers,
+    and gets a new protector by 310.10 once no creature attacks it)."""
+    leaving = [q for q in st.alive() if q == player or (st.two_headed and st.teammates(player, q))]
+    with st.trace.simultaneous():
+        for q in leaving:
+            st.trace.emit("lost", st.c(CR104_3A), player=q)
+    for q in leaving:
+        _lose(st, q, st.c(CR104_3A), st.c(CR104_2A))
+
+
+def _lose(st: State, player: str, clause: str | None = None, won_clause: str | None = None) -> None:
+    """800.4a: in a multiplayer game the loser leaves; the game ends when one team remains (104.2a). ``clause``:
+    the rule by which the player leaves (704.5a unless they conceded, 104.3a)."""
     st.lost.add(player)
     teams = {st.team[p] for p in st.alive()}
     if len(teams) <= 1:
         alive = st.alive()
         winner = alive[0] if alive else None
         if winner is not None:
-            st.trace.emit("won", st.c("704.5a"), player=winner)
+            st.trace.emit("won", won_clause or st.c(CR704_5A), player=winner)
         raise GameOver(winner)
     if len(st.board.players) > 2:
-        st.trace.emit("left_game", st.c("704.5a"), player=player)
+        st.trace.emit("left_game", clause or st.c(CR704_5A), player=player)
         if st.combat is not None:
             for cid in list(st.combat.attackers) + list(st.combat.blockers):
                 if st.card(cid).controller == player:
@@ -154,14 +174,14 @@ def _objects_leave_with(st: State, player: str) -> None:
     any objects or players end. Then, if that player controlled any objects on the stack not represented by cards,
     those objects cease to exist. Then, if there are any objects still controlled by that player, those objects are
     exiled." (assumption mtg:A-leaving-player-default-control)."""
-    clause = st.c("800.4a")
+    clause = st.c(CR800_4A)
     owned = [c for c in st.board.cards.values() if c.owner == player and c.zone != "outside_game"]
     regained = [c for c in st.battlefield() if c.controller == player and c.owner != player and c.props.get("control_from")]
     if owned or regained:
         with st.trace.simultaneous():
             for c in owned:
                 if c.zone == "battlefield":
-                    _leave_battlefield(st, c.id, "outside_game", clause)
+                    leave_battlefield(st, c.id, "outside_game", clause)
                 else:
                     st.stack[:] = [i for i in st.stack if not (i.card == c.id and i.ability is None)]
                     st.board.move(c.id, "outside_game", clause)
@@ -179,7 +199,7 @@ def _objects_leave_with(st: State, player: str) -> None:
         with st.trace.simultaneous():
             for c in still:
                 if c.zone == "battlefield":
-                    _leave_battlefield(st, c.id, "exile", clause)
+                    leave_battlefield(st, c.id, "exile", clause)
                 else:
                     st.stack[:] = [i for i in st.stack if i.card != c.id]
                     st.board.move(c.id, "exile", clause)

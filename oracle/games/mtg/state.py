@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.board import Board, Card
+from ...core.board import Board, Card, build_board, normalize_abilities
 from ...core.trace import Trace
-from .editions import CURRENT, PREFIX, cite
-
-C = "mtg:"  # clause prefix
+from ...model import CaseRequest
+from .clauses import CR20260807_506_4
+from .editions import CURRENT, cite
+from .vocabulary import ZONES
 
 
 @dataclass(slots=True)
@@ -33,6 +34,8 @@ class Combat:
     blockers: dict[str, str] = field(default_factory=dict)       # blocker -> attacker
     blocked: set[str] = field(default_factory=set)
     defending: list[str] = field(default_factory=list)
+    damage_step: str | None = None  # None | "only" | "first" | "second" (510.4: a first-strike combat damage step)
+    struck_first: set[str] = field(default_factory=set)  # 510.4: had first or double strike as the first step began
 
 
 @dataclass(slots=True)
@@ -53,13 +56,14 @@ class State:
     implied: list[tuple[int, str]] = field(default_factory=list)  # implied passes: (script index before, player)
 
     # -- clauses of the edition -----------------------------------------------------------
-    def c(self, number: str) -> str:
-        """The clause id for rule ``number`` (in the seed's numbering) under this case's edition (editions.cite)."""
-        return cite(self.ruleset, C + number)
+    def c(self, clause: str) -> str:
+        """The clause id for ``clause`` (a clauses.py constant, in the seed's numbering) under this case's edition
+        (editions.cite)."""
+        return cite(self.ruleset, clause)
 
     def removal_clause(self, clause: str) -> str:
         """A removal from combat: under the current edition always its 506.4 (editions.cite)."""
-        return PREFIX + "506.4" if self.ruleset == CURRENT else clause
+        return CR20260807_506_4 if self.ruleset == CURRENT else clause
 
     # -- players --------------------------------------------------------------------------
     @property
@@ -131,7 +135,8 @@ class State:
         t = c.props.get("toughness_set", d.get("toughness") or 0)
         for _kind, arg in c.props.get("pt_effects", []):  # the latest setting wins
             p, t = arg
-        return p, t
+        n = c.counters.get("+1/+1", 0)  # 122.1a, applied after effects that set P/T (613.4c)
+        return p + n, t + n
 
     def defense(self, c: Card) -> int:
         """310.4c on the battlefield: the defense counters; 310.4a elsewhere: the printed number."""
@@ -167,3 +172,59 @@ class State:
 
     def on_stack_or_pending(self, cid: str) -> bool:
         return any(i.card == cid and i.ability for i in self.stack + self.pending)
+
+
+# -- building the state of a case's setup ------------------------------------------------------
+
+def build(request: CaseRequest, trace: Trace) -> State:
+    """The state of the request's setup: the board through :func:`oracle.core.board.build_board`, whose ``place``
+    hook takes each setup card; once the state exists (a battle's characteristics need it), each is made by
+    :func:`card_of_setup` and placed, in the setup's order."""
+    setup = request.setup
+    players = list(setup["players"])
+    life = {p: (setup["players"][p].get("life") if setup["players"][p].get("life") is not None else 20)
+            for p in players}
+    team = {p: setup["players"][p].get("team") or p for p in players}
+    given: list[tuple[dict[str, Any], str, str]] = []
+    board = build_board(setup, request.cards, ZONES, trace, place=lambda cs, pid, zone: given.append((cs, pid, zone)))
+    st = State(board=board, trace=trace, cards_def=request.cards, life=life, team=team, ruleset=request.ruleset)
+    st.two_headed = len(set(team.values())) < len(players)
+    for cs, pid, zone in given:  # Board.place files a battlefield card under its controller, others under the owner
+        board.place(card_of_setup(st, cs, pid, zone))
+    return st
+
+
+def card_of_setup(st: State, cs: dict[str, Any], pid: str, zone: str) -> Card:
+    """A setup card as Magic has it: its face (``face: back``), its battle's defense counters as if it had
+    entered (310.4b) and protector (given, else its controller for a battle with no battle type, 310.8a), a
+    planeswalker's loyalty, the attacks and blocks of a later-step setup (setups.py), set P/T."""
+    d = st.cards_def.get(cs["card"], {})
+    face = cs.get("face") or "front"
+    face_d = d.get("back", d) if face == "back" else d
+    owner = cs.get("owner") or pid
+    c = Card(id=cs["id"], name=cs["card"], owner=owner, controller=cs.get("controller") or pid, zone=zone,
+             definition=d, tapped=bool(cs.get("tapped")), entered_this_turn=bool(cs.get("entered_this_turn")),
+             abilities=normalize_abilities(list(face_d.get("abilities", [])) + list(cs.get("abilities", []))),
+             counters=dict(cs.get("counters") or {}), props=dict(cs.get("props") or {}))
+    c.props["face"] = face
+    for declared in ("attacking", "blocking"):  # setup.step: the attacks and blocks already declared
+        if cs.get(declared) is not None:
+            c.props[declared] = cs[declared]
+    if cs.get("power") is not None:
+        c.props["power_set"] = cs["power"]
+    if cs.get("toughness") is not None:
+        c.props["toughness_set"] = cs["toughness"]
+    if zone == "battlefield":
+        c.controller = cs.get("controller") or pid
+        if st.is_battle(c):
+            if "defense" not in c.counters:  # as if it had entered: 310.4b
+                c.counters["defense"] = cs.get("defense") if cs.get("defense") is not None else (face_d.get("defense") or 0)
+            prot = cs.get("protector")
+            if prot is None and not st.is_siege(c) and not st.subtypes(c):
+                prot = c.controller  # 310.8a
+            c.props["protector"] = prot
+        if cs.get("attached_to"):
+            c.props["attached_to"] = cs["attached_to"]
+        if st.is_planeswalker(c) and "loyalty" not in c.counters:
+            c.counters["loyalty"] = face_d.get("props", {}).get("loyalty", 0)
+    return c

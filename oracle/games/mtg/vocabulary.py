@@ -54,6 +54,10 @@ DECISIONS = specs(
     DecisionSpec("end_main", "null",
                  "the active player, with an empty stack in a main phase, moves on (to combat, or ends the turn "
                  "after the second main phase)"),
+    DecisionSpec("concede", "null",
+                 "104.3a: the player concedes, leaves the game at once and loses it (accepted where they hold priority "
+                 "or, as the active player, make their main-phase move: mtg:A-concede); with teams the whole team "
+                 "leaves (810.8b)"),
     DecisionSpec("choose_protector", "player",
                  "310.8a/310.11a/310.10: the battle's controller chooses its protector (asked for each such battle, "
                  "in the order they enter or need one)"),
@@ -61,10 +65,15 @@ DECISIONS = specs(
                  "508.1a/b: the active player's attack declaration"),
     DecisionSpec("declare_blockers", "{blocker: attacker, ...} ({} for none)",
                  "509.1a: each defending player in turn order declares blocks for the creatures they control"),
-    DecisionSpec("assign_combat_damage", "{attacker: {blocker: amount, ...}, ...}",
+    DecisionSpec("assign_combat_damage", "{attacker: {blocker or attacked player/permanent: amount, ...}, ...}",
                  "510.1c: the attacking player divides the damage of each creature blocked by two or more "
                  "(cr-20231117: in the damage assignment order they list, lethal to each before the next; "
-                 "cr-20260807: as they choose)"),
+                 "cr-20260807: as they choose); 702.19b: a blocked creature with trample whose power exceeds its "
+                 "blockers' lethal damage may also assign to what it attacks, once each blocker has lethal damage. "
+                 "Asked in each combat damage step (510.4: two with first or double strike) where it is a choice"),
+    DecisionSpec("proliferate", "[permanent id, ...] ([] for none)",
+                 "701.34a: as a proliferate spell resolves, its controller chooses any number of permanents that "
+                 "have a counter"),
     DecisionSpec("cast_transformed", "bool | {targets: [id, ...]}",
                  "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
                  "mana cost; a back face with a target is given it as it is cast (601.2c): {targets: [...]}"),
@@ -97,6 +106,9 @@ REASONS = {
     "block_requirements_not_maximized": "509.1c: the blocks obey fewer requirements (must be blocked, all able to "
                                         "block it do so, blocks each combat if able) than a declaration breaking no "
                                         "restriction could",
+    "no_counters": "701.34a: proliferate chooses only permanents and players that have a counter",
+    "trample_before_lethal": "702.19b: damage is assigned to what a trampler attacks only once all its blockers are "
+                             "assigned lethal damage",
     "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
 }
 
@@ -112,6 +124,12 @@ ABILITIES = specs(
                 "per creature able to block it)", "CR 509.1c"),
     AbilitySpec("blocks_each_combat", "", "509.1c requirement: this creature blocks each combat if able (obeyed when "
                 "it blocks any attacker)", "CR 509.1c"),
+    AbilitySpec("first_strike", "", "702.7b: deals combat damage in a first combat damage step, before creatures "
+                "without first strike or double strike (510.4)", "CR 702.7"),
+    AbilitySpec("double_strike", "", "702.4b: deals combat damage in both the first-strike and the regular combat "
+                "damage step (510.4)", "CR 702.4"),
+    AbilitySpec("trample", "", "702.19b: once its blockers are assigned lethal damage, the excess may be assigned to "
+                "the player, planeswalker or battle it attacks; 702.19d: with no blockers left, all of it", "CR 702.19"),
     AbilitySpec("haste", "", "702.10: can attack the turn it comes under your control", "CR 702.10"),
     AbilitySpec("vigilance", "", "702.20: attacking doesn't cause it to tap", "CR 702.20"),
     AbilitySpec("deal_damage", "int", "spell: deals N damage to any target (115.4: a battle is a legal 'any target')",
@@ -127,6 +145,13 @@ ABILITIES = specs(
                 "spell: target permanent becomes a P/T artifact creature and loses its other card types "
                 "(and their subtypes)", "synthetic"),
     AbilitySpec("add_defense", "int", "spell: put N defense counters on target battle", "synthetic"),
+    AbilitySpec("put_p1p1_counters", "int", "spell: put N +1/+1 counters on target creature (122.1a: each adds 1 to its "
+                "power and toughness)", "synthetic"),
+    AbilitySpec("proliferate", "", "spell: proliferate (701.34a: its controller chooses any number of permanents with "
+                "a counter; each gets one more counter of each kind it has, a battle a defense counter)", "synthetic"),
+    AbilitySpec("draw", "int", "spell: its controller draws N cards (121.1, one at a time: 121.2)", "synthetic"),
+    AbilitySpec("return_to_hand", "", "spell: return target permanent to its owner's hand (400.7: a new object)",
+                "synthetic"),
     AbilitySpec("attack_drain", "int",
                 "triggered: whenever this creature attacks, the defending player (for it) loses N life", "synthetic"),
 )
@@ -156,7 +181,7 @@ CARD_FIELDS = {
 }
 
 FIELD_EVENTS = {
-    "zone": ("moved", "cast"),
+    "zone": ("moved", "cast", "drew"),
     "controller": ("control_changed",),
     "face": ("cast",),
     "types": ("types_changed", "became_copy"),
@@ -169,8 +194,8 @@ FIELD_EVENTS = {
     "blocking": ("became_blocker", "removed_from_combat", "combat_ended"),
     "attached_to": ("unattached",),
     "damage": ("damaged",),
-    "power": ("types_changed", "became_copy"),
-    "toughness": ("types_changed", "became_copy"),
+    "power": ("types_changed", "became_copy", "counters_placed"),
+    "toughness": ("types_changed", "became_copy", "counters_placed"),
     "life": ("life_changed",),
     "lost": ("lost", "left_game"),
 }

@@ -10,39 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.board import Board, Card, normalize_abilities
 from ...core.game import run_procedure
 from ...core.errors import ScriptError
 from ...core.script import GameOver, Script
 from ...core.trace import Trace
+from ...errors import OpenPoint
 from ...model import CaseReply, CaseRequest
 from .combat import combat_damage, combat_phase, declare_blockers, defending_players, end_of_combat
-from .stack import Stop, cast_validator, priority_round, put_spell, run_stack
-from .state import Combat, State
-from .vocabulary import ZONES
-
-
-def build(request: CaseRequest, trace: Trace) -> State:
-    setup = request.setup
-    players = list(setup["players"])
-    board = Board(players, setup["active"], ZONES, trace)
-    life = {p: (setup["players"][p].get("life") if setup["players"][p].get("life") is not None else 20)
-            for p in players}
-    team = {p: setup["players"][p].get("team") or p for p in players}
-    st = State(board=board, trace=trace, cards_def=request.cards, life=life, team=team, ruleset=request.ruleset)
-    st.two_headed = len(set(team.values())) < len(players)
-    for pid, pdata in setup["players"].items():
-        for zone, content in pdata.items():
-            if zone in ("life", "team"):
-                continue
-            if isinstance(content, int):
-                board.fill_anonymous(pid, zone, content)
-                continue
-            for cs in content:
-                _place(st, pid, zone, cs)
-    if setup.get("step") in ("declare_blockers", "combat_damage"):
-        _declared_combat(st)
-    return st
+from . import sba
+from .casting import cast_validator, put_spell
+from .priority import priority_round, run_stack
+from .state import Combat, State, build
+from .clauses import CR117_3B, CR117_3D
 
 
 def _declared_combat(st: State) -> None:
@@ -60,40 +39,6 @@ def _declared_combat(st: State) -> None:
     cb.defending.extend(defending_players(st, cb.attackers))
 
 
-def _place(st: State, pid: str, zone: str, cs: dict[str, Any]) -> None:
-    d = st.cards_def.get(cs["card"], {})
-    face = cs.get("face") or "front"
-    face_d = d.get("back", d) if face == "back" else d
-    owner = cs.get("owner") or pid
-    c = Card(id=cs["id"], name=cs["card"], owner=owner, controller=cs.get("controller") or pid, zone=zone,
-             definition=d, tapped=bool(cs.get("tapped")), entered_this_turn=bool(cs.get("entered_this_turn")),
-             abilities=normalize_abilities(list(face_d.get("abilities", [])) + list(cs.get("abilities", []))),
-             counters=dict(cs.get("counters") or {}), props=dict(cs.get("props") or {}))
-    c.props["face"] = face
-    for declared in ("attacking", "blocking"):  # setup.step: the attacks and blocks already declared
-        if cs.get(declared) is not None:
-            c.props[declared] = cs[declared]
-    if cs.get("power") is not None:
-        c.props["power_set"] = cs["power"]
-    if cs.get("toughness") is not None:
-        c.props["toughness_set"] = cs["toughness"]
-    if zone == "battlefield":
-        c.controller = cs.get("controller") or pid
-        if st.is_battle(c):
-            if "defense" not in c.counters:  # as if it had entered: 310.4b
-                c.counters["defense"] = cs.get("defense") if cs.get("defense") is not None else (face_d.get("defense") or 0)
-            prot = cs.get("protector")
-            if prot is None and not st.is_siege(c) and not st.subtypes(c):
-                prot = c.controller  # 310.8a
-            c.props["protector"] = prot
-        if cs.get("attached_to"):
-            c.props["attached_to"] = cs["attached_to"]
-        if st.is_planeswalker(c) and "loyalty" not in c.counters:
-            c.counters["loyalty"] = face_d.get("props", {}).get("loyalty", 0)
-    # Board.place files a battlefield card under its controller, others under the owner
-    st.board.place(c)
-
-
 def play(st: State, script: Script) -> None:
     start = st.step
     try:
@@ -108,7 +53,7 @@ def play(st: State, script: Script) -> None:
         if start in ("main", "combat"):
             combat_phase(st, script)
         main_phase(st, script, "main2")
-    except Stop:
+    except OpenPoint:
         return
 
 
@@ -119,13 +64,16 @@ def main_phase(st: State, script: Script, step: str) -> None:
     st.step = step
     while True:
         run_stack(st, script)
-        got = script.decide(st.active, ("cast", "end_main"), st.c("117.3b" if st.resolved else "117.3d"),
-                            lambda d: None if d.kind == "end_main" else cast_validator(st, st.active)(d),
+        got = script.decide(st.active, ("cast", "end_main", "concede"), st.c(CR117_3B if st.resolved else CR117_3D),
+                            lambda d: None if d.kind in ("end_main", "concede") else cast_validator(st, st.active)(d),
                             optional=True)
         if got is None:
-            raise Stop()
+            raise OpenPoint()
         d, parsed = got
         st.resolved = False
+        if d.kind == "concede":  # 104.3a; 800.4j (the turn going on without its active player) is not modelled
+            sba.concede(st, st.active)
+            raise OpenPoint()
         if d.kind == "end_main":
             if priority_round(st, script, first=1, passed=1):
                 return
@@ -178,6 +126,8 @@ def explicit_script(request: CaseRequest) -> list[dict[str, Any]]:
 
 def _build(req: CaseRequest, trace: Trace) -> State:
     st = build(req, trace)
+    if req.setup.get("step") in ("declare_blockers", "combat_damage"):
+        _declared_combat(st)
     phase = req.setup.get("phase", "main")
     st.step = {"main": "main", "combat": "combat", "declare_attackers": "combat", "main2": "main2"}.get(phase, "main")
     if req.setup.get("step") in ("declare_blockers", "combat_damage"):
