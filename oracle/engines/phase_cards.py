@@ -2,8 +2,10 @@
 
 phase.rs reads a card's rules from its Oracle text, parsed by its own parser. This module writes that
 text from the card's abilities in the suite's Magic vocabulary (``cases/mtg/cards.yaml``), each in the
-Oracle wording of real cards with the same ability ("Flying", "~ deals 3 damage to any target.",
-"Whenever ~ attacks, defending player loses 1 life."), so it works for any card of the pool, suite-local
+Oracle wording of real cards with the same ability ("Flying", "Double strike, trample", "~ deals 3 damage to any
+target.", "Whenever ~ attacks, defending player loses 1 life.", "~ must be blocked if able.", "All creatures able
+to block ~ do so.", "~ blocks each combat if able.", "Put two +1/+1 counters on target creature.", "Proliferate.",
+"Draw two cards.", "Return target permanent to its owner's hand."), so it works for any card of the pool, suite-local
 pools included. Text a card-pool entry lists as unmodelled (``props.unmodeled``) is not given: no case
 depends on it. A Siege needs no text: phase.rs gives every Siege its intrinsic abilities (CR 310.11).
 
@@ -19,7 +21,8 @@ from typing import Any
 
 from ..errors import UnsupportedCard  # re-exported: the adapter and its tests name it here
 
-KEYWORDS = {"flying": "Flying", "reach": "Reach", "menace": "Menace", "haste": "Haste", "vigilance": "Vigilance"}
+KEYWORDS = {"flying": "Flying", "reach": "Reach", "menace": "Menace", "haste": "Haste", "vigilance": "Vigilance",
+            "first_strike": "First strike", "double_strike": "Double strike", "trample": "Trample"}
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 FILLER = "Plains"
@@ -60,6 +63,23 @@ def ability_text(name: str, param: Any, card: str) -> str | None:
         return f"Put {_word(n)} defense counter{'s' if n != 1 else ''} on target battle."
     if name == "attack_drain":
         return f"Whenever {card} attacks, defending player loses {int(param)} life."
+    if name == "must_be_blocked":
+        return f"{card} must be blocked if able."
+    if name == "lure":
+        return f"All creatures able to block {card} do so."
+    if name == "blocks_each_combat":
+        return f"{card} blocks each combat if able."
+    if name == "put_p1p1_counters":
+        n = int(param)
+        return f"Put {_word(n) if n != 1 else 'a'} +1/+1 counter{'s' if n != 1 else ''} on target creature."
+    if name == "proliferate":
+        return ("Proliferate. (Choose any number of permanents and/or players, then give each another counter of each "
+                "kind already there.)")
+    if name == "draw":
+        n = int(param)
+        return "Draw a card." if n == 1 else f"Draw {_word(n)} cards."
+    if name == "return_to_hand":
+        return "Return target permanent to its owner's hand."
     raise UnsupportedCard(f"{card}: no Oracle wording for ability {name!r}")
 
 

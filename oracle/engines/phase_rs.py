@@ -16,15 +16,21 @@ How a case is played:
   active player first; three or more players: Free-for-All; two teams of two: Two-Headed Giant, where
   phase pairs seats 0+1 and 2+3), every mulligan kept, and in turn 1's upkeep the exported
   ``Game.state()`` is edited -- zones, life, tapped, summoning sickness (entered this turn), counters
-  (a battle's defense counters, a planeswalker's loyalty), protector (``chosen_attributes``),
-  controller and owner, attachments -- and loaded back (``Engine.load_game``). The players then pass
+  (a battle's defense counters, a planeswalker's loyalty, +1/+1 counters as phase's ``P1P1``), protector
+  (``chosen_attributes``; reported on the battlefield only: phase clears it as a card enters, not as it leaves),
+  controller and owner, attachments; a library listed from the top; anonymous cards (``library: 5``) as
+  Plains fillers with the reference's derived ids (``alice.library.1``); below them every library holds 20
+  untracked Plains, whose draws are not reported -- and loaded back (``Engine.load_game``). The players then pass
   priority with an empty stack into the step the case starts in (the precombat main phase, or the declare
   attackers step), so phase itself checks state-based actions on the board. ``setup.step`` (attackers, or
   attackers and blockers, already declared) writes the combat into the state at the end of the step
   before. A power or toughness set by the case cannot be placed (``load_game`` rehydrates every object's
   printed characteristics from its card): such a case is an ``error`` saying so.
 - **Decisions**: each script entry becomes a ``GameAction`` (cast with its targets, pass priority, declare
-  attackers and blockers, choose a battle's protector, assign combat damage, cast the Siege transformed).
+  attackers and blockers, choose a battle's protector, assign combat damage -- with trample, the part named
+  for what the attacker attacks is phase's ``trample_damage`` --, cast the Siege transformed, proliferate:
+  ``SelectTargets`` at phase's ``ProliferateChoice``, concede: phase's ``Concede``, which phase takes at any
+  time; the script gives it where its player holds priority, mtg:A-concede).
   An entry phase refuses is ``refused`` (phase's error text is not a reason code: ``reason_codes: false``).
   A decision phase takes itself (a Siege's only possible protector, no blocks where nothing can block,
   no attackers where nothing can attack) makes the entry naming that option ``automatic`` and an entry
@@ -36,7 +42,7 @@ How a case is played:
   the script states (``cast``, or ``end_main``: that player's pass there); an exhausted script passes while
   the stack is empty, up to that decision.
 - **Report** (protocol 2, level ``steps``): ``decisions``; ``checkpoints`` (the exported state after each
-  entry, projected to the Magic ``final`` vocabulary); ``steps`` (the events phase reports per action,
+  entry and the passes implied before the next one, projected to the Magic ``final`` vocabulary); ``steps`` (the events phase reports per action,
   mapped to the vocabulary only where phase gives a direct counterpart -- see ``EVENTS``; no
   ``triggered``, ``protector_chosen``, ``defending_player``, ``removed_from_combat``, ``types_changed``,
   ``became_copy``, ``unattached`` or ``combat_ended``: phase reports none of them).
@@ -55,8 +61,10 @@ from . import phase_cards
 PHASE_VERSION = "0.103.0"
 INSTALL_HINT = f"pip install 'tcg-oracle[phase]'  (or: pip install 'phase-python=={PHASE_VERSION}')"
 
-ABILITIES = ["flying", "reach", "menace", "haste", "vigilance", "deal_damage", "gain_control", "become_copy",
-             "become_battle", "become_creature", "add_defense", "attack_drain"]
+ABILITIES = ["flying", "reach", "menace", "haste", "vigilance", "first_strike", "double_strike", "trample",
+             "must_be_blocked", "lure", "blocks_each_combat", "deal_damage", "gain_control", "become_copy",
+             "become_battle", "become_creature", "add_defense", "put_p1p1_counters", "proliferate", "draw",
+             "return_to_hand", "attack_drain"]
 """The Magic abilities whose Oracle wording phase parses to the intended effect (checked per case)."""
 
 EVENTS = ["decided", "rejected", "won", "lost", "drew", "moved", "resolved", "cast", "countered",
@@ -64,14 +72,19 @@ EVENTS = ["decided", "rejected", "won", "lost", "drew", "moved", "resolved", "ca
           "damaged", "life_changed", "left_game", "control_changed"]
 """The event kinds reported: phase's own events with a direct counterpart (ZoneChanged, StackResolved,
 SpellCast, SpellCountered, CounterAdded/Removed, PermanentTapped, AttackersDeclared, BlockersDeclared,
-DamageDealt, LifeChanged, CardsDrawn, PlayerLost, PlayerEliminated, GameOver, ControllerChanged) and the
+DamageDealt, LifeChanged, CardsDrawn/CardDrawn, PlayerLost, PlayerEliminated, GameOver, ControllerChanged) and the
 script's own decided/rejected entries."""
 
 ZONES = {"Battlefield": "battlefield", "Hand": "hand", "Library": "library", "Graveyard": "graveyard",
          "Exile": "exile", "Stack": "stack"}
-PRIORITY_KINDS = ("pass", "cast")
+ANONYMOUS_ZONES = ("hand", "library", "graveyard", "exile")
+"""Where a case's anonymous cards (``library: 5``) are placed: as library fillers (Plains), given the ids the
+reference engine derives (``alice.library.1``, ...)."""
+PRIORITY_KINDS = ("pass", "cast", "concede")
+"""Decisions made where their player holds priority (a concede: mtg:A-concede)."""
 CHOICES = {"declare_blockers": ("DeclareBlockers",), "choose_protector": ("BattleProtectorChoice", "NamedChoice"),
-           "assign_combat_damage": ("AssignCombatDamage",), "cast_transformed": ("OptionalEffectChoice",)}
+           "assign_combat_damage": ("AssignCombatDamage",), "cast_transformed": ("OptionalEffectChoice",),
+           "proliferate": ("ProliferateChoice",)}
 """The choices phase asks for, by the prompt it waits with."""
 TURN_OVER = ("End", "Cleanup")
 """The case's turn runs main -> combat -> main2 (PROCEDURE.md): no pass is implied beyond its postcombat main
@@ -113,6 +126,13 @@ def _expected(name: str, param: Any) -> str:
         "become_artifact_creature": '{"type": "RemoveType"',
         "add_defense": f'"type": "PutCounter", "counter_type": "defense", "count": {{"type": "Fixed", "value": {param}}}',
         "attack_drain": '"mode": "Attacks"',
+        "must_be_blocked": '"mode": {"MustBeBlocked": {"by": null}}, "affected": {"type": "SelfRef"}',
+        "lure": '"mode": {"MustBeBlockedByAll": {}}, "affected": {"type": "SelfRef"}',
+        "blocks_each_combat": '"mode": "MustBlock", "affected": {"type": "SelfRef"}',
+        "put_p1p1_counters": f'"type": "PutCounter", "counter_type": "P1P1", "count": {{"type": "Fixed", "value": {param}}}',
+        "proliferate": '"type": "Proliferate"',
+        "draw": f'"type": "Draw", "count": {{"type": "Fixed", "value": {param}}}, "target": {{"type": "Controller"}}',
+        "return_to_hand": '"type": "Bounce", "target": {"type": "Typed", "type_filters": ["Permanent"]',
     }.get(name, "")
 
 
@@ -120,8 +140,9 @@ def _check_face(built: dict[str, Any], card: dict[str, Any]) -> None:
     text = json.dumps(built)
     if '"type": "Unimplemented"' in text:
         raise phase_cards.UnsupportedCard(f"{card['name']}: phase.rs does not parse {built.get('oracle_text')!r}")
+    have = {str(k).replace(" ", "").lower() for k in built.get("keywords") or []}
     for kw in phase_cards.keywords(card):
-        if kw not in (built.get("keywords") or []):
+        if kw.replace(" ", "").lower() not in have:      # phase names "First strike" FirstStrike
             raise phase_cards.UnsupportedCard(f"{card['name']}: phase.rs did not read the keyword {kw}")
     for ref in card.get("abilities", []):
         name, param = (ref, None) if isinstance(ref, str) else next(iter(ref.items()))
@@ -174,6 +195,7 @@ class _Play:
         self.seat: dict[str, int] = {}
         self.why: dict[int, str] = {}            # a refused entry: phase's error text
         self.attackers_declared = False
+        self.library_top: dict[int, int] = {}    # seat -> where the next library card of the case goes
 
     # -- seats ------------------------------------------------------------------------------------
     def _seats(self) -> str:
@@ -205,8 +227,9 @@ class _Play:
                 if zone in ("life", "team"):
                     continue
                 if isinstance(content, int):
-                    if content:
-                        raise _CaseFailure(f"{p}.{zone}: anonymous cards are not placed on phase.rs")
+                    if content and zone not in ANONYMOUS_ZONES:
+                        raise _CaseFailure(f"{p}.{zone}: anonymous cards are not placed on phase.rs in {zone}")
+                    by_seat[self.seat[p]].extend([phase_cards.FILLER] * content)   # fillers, named as the case's
                     continue
                 for cs in content:
                     owner = cs.get("owner") or p
@@ -302,8 +325,10 @@ class _Play:
         placed: list[tuple[dict[str, Any], dict[str, Any]]] = []
         for p, pdata in self.setup["players"].items():
             for zone, content in pdata.items():
-                if zone in ("life", "team") or isinstance(content, int):
+                if zone in ("life", "team"):
                     continue
+                if isinstance(content, int):        # anonymous cards: fillers with the reference's derived ids
+                    content = [{"id": f"{p}.{zone}.{n}", "card": phase_cards.FILLER} for n in range(1, content + 1)]
                 for cs in content:
                     owner = cs.get("owner") or p
                     lib = s["players"][self.seat[owner]]["library"]
@@ -361,7 +386,8 @@ class _Play:
             if "planeswalker" in types:
                 counters.setdefault("loyalty", (d.get("props") or {}).get("loyalty", 0))
                 o["loyalty"] = counters["loyalty"]
-            o["counters"] = {k: v for k, v in counters.items()}
+            phase_kind = {v: k for k, v in COUNTER_KINDS.items()}
+            o["counters"] = {phase_kind.get(k, k): v for k, v in counters.items()}
             for stat in ("power", "toughness"):
                 if cs.get(stat) is not None:
                     raise _CaseFailure(f"{cs['id']}: {stat} {cs[stat]} set by the case cannot be placed on phase.rs "
@@ -373,8 +399,10 @@ class _Play:
                 s["exile"].append(o["id"])
             else:
                 s["players"][seat][zone].append(o["id"])
-        elif zone == "library":
-            s["players"][seat]["library"].insert(0, o["id"])
+        elif zone == "library":          # the case lists a library from the top (index 0 is phase's top)
+            top = self.library_top.get(seat, 0)
+            s["players"][seat]["library"].insert(top, o["id"])
+            self.library_top[seat] = top + 1
         else:
             raise _CaseFailure(f"{cs['id']}: zone {zone!r} is not set up on phase.rs")
 
@@ -468,6 +496,10 @@ class _Play:
         if player not in self.seat:
             raise _CaseFailure(f"script[{at}]: {player!r} is not a player of the case")
         self._implied_passes(at, entry)
+        if self.checkpoints and self.checkpoints[-1]["after"] == at - 1:
+            # a checkpoint is the state after its entry and what it caused before the next decision (README):
+            # the implied passes up to this entry included
+            self.checkpoints[-1]["state"] = self.project()
         taken = self._taken(entry)
         if taken is not None:
             self._outcome(at, entry, taken)
@@ -643,15 +675,37 @@ class _Play:
         self._apply(seat, act, at)
 
     def _do_assign_combat_damage(self, at: int, entry: dict[str, Any]) -> None:
+        """510.1c-d: each attacker's damage divided among its blockers; with trample (702.19b-c) the part named
+        for what it attacks (a player, planeswalker or battle) is phase's ``trample_damage``."""
         seat = self.seat[entry["player"]]
         for attacker, split in (entry.get("args") or {}).items():
             self._require(seat, "AssignCombatDamage")
-            if self.wf()["data"].get("attacker_id") != self._obj(attacker):
+            prompt = self.wf()["data"]
+            if prompt.get("attacker_id") != self._obj(attacker):
                 raise _Refused(f"phase.rs asks for the damage of another attacker ({self._prompt()})")
-            assignments = [[self._obj(b), int(n)] for b, n in split.items()]
+            attacked = self._ref(prompt.get("attack_target")) or self.pid(prompt["defending_player"])
+            assignments, trample = [], 0
+            for b, n in split.items():
+                if b == attacked:
+                    trample += int(n)
+                else:
+                    assignments.append([self._obj(b), int(n)])
             self._apply(seat, {"type": "AssignCombatDamage",
-                               "data": {"mode": "Normal", "assignments": assignments, "trample_damage": 0,
+                               "data": {"mode": "Normal", "assignments": assignments, "trample_damage": trample,
                                         "controller_damage": 0}}, at)
+
+    def _do_proliferate(self, at: int, entry: dict[str, Any]) -> None:
+        """701.34a: the permanents and players chosen as the proliferate spell resolves."""
+        seat = self.seat[entry["player"]]
+        self._require(seat, "ProliferateChoice")
+        chosen = [self._target(x) for x in entry.get("args") or []]
+        self._apply(seat, {"type": "SelectTargets", "data": {"targets": chosen}}, at)
+
+    def _do_concede(self, at: int, entry: dict[str, Any]) -> None:
+        """104.3a: phase's ``Concede`` (legal at any time there; the script gives it where the player holds
+        priority or makes the active player's main-phase move, mtg:A-concede)."""
+        self._apply(self.seat[entry["player"]], {"type": "Concede", "data": {"player_id": self.seat[entry["player"]]}},
+                    at)
 
     def _do_cast_transformed(self, at: int, entry: dict[str, Any]) -> None:
         """310.11b: accept or decline to cast the Siege transformed; with ``{targets: [...]}`` the targets of
@@ -723,7 +777,9 @@ class _Play:
         if t == "ZoneChanged":
             c = self._card(d.get("object_id"))
             if c and d.get("from") in ZONES and d.get("to") in ZONES:
-                add("moved", card=c, **{"from": ZONES[d["from"]], "to": ZONES[d["to"]]})
+                owner = (d.get("record") or {}).get("owner", (self.game.object(d["object_id"]) or {}).get("owner"))
+                add("moved", card=c, **{"from": ZONES[d["from"]], "to": ZONES[d["to"]]},
+                    **({"player": self.pid(owner)} if isinstance(owner, int) else {}))
         elif t == "SpellCast":
             c = self._card(d.get("object_id"))
             if c:
@@ -757,7 +813,7 @@ class _Play:
             i = d.get("object_id")
             c = self._card(i)
             if c:
-                kind, n = d.get("counter_type"), int(d.get("count") or 0)
+                kind, n = _counter_kind(d.get("counter_type")), int(d.get("count") or 0)
                 cur = counters.setdefault(i, {})
                 cur[kind] = cur.get(kind, 0) + (n if t == "CounterAdded" else -n)
                 if t == "CounterAdded":
@@ -787,6 +843,8 @@ class _Play:
                 add("control_changed", card=c, player=self.pid(d["new_controller"]))
         elif t == "CardsDrawn":
             add("drew", player=self.pid(d["player_id"]), count=d.get("count"))
+        elif t == "CardDrawn" and self._card(d.get("object_id")):   # one per card drawn (121.2); not the padding
+            add("drew", player=self.pid(d["player_id"]), count=1)
         elif t == "PlayerLost":
             add("lost", player=self.pid(d["player_id"]))
         elif t == "PlayerEliminated":
@@ -829,10 +887,10 @@ class _Play:
                 "tapped": bool(o.get("tapped")),
                 "defense": (o.get("counters") or {}).get("defense", 0) if zone == "battlefield"
                 else face_d.get("defense") or 0,
-                "protector": self.pid(prot[0]) if prot else None,
+                "protector": self.pid(prot[0]) if prot and zone == "battlefield" else None,
                 "attacking": attacking.get(i), "blocking": self._card(blocking.get(i)),
                 "attached_to": self._ref(att) if att else None, "damage": o.get("damage_marked") or 0,
-                "counters": {k: v for k, v in (o.get("counters") or {}).items() if v},
+                "counters": {_counter_kind(k): v for k, v in (o.get("counters") or {}).items() if v},
                 "power": o.get("power") or 0, "toughness": o.get("toughness") or 0,
             }
         return {"players": players, "cards": cards}
@@ -849,6 +907,14 @@ class _Play:
 
 class _Refused(OracleError):
     """phase.rs does not accept this script entry now."""
+
+
+COUNTER_KINDS = {"P1P1": "+1/+1", "M1M1": "-1/-1"}
+"""phase's counter types under the names the Magic vocabulary gives them (defense, loyalty: the same)."""
+
+
+def _counter_kind(kind: Any) -> Any:
+    return COUNTER_KINDS.get(kind, kind)
 
 
 def _trigger_ability(kind: dict[str, Any]) -> str | None:

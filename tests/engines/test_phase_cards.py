@@ -27,10 +27,27 @@ def test_spells_and_triggers_read_as_oracle_text():
         "Target creature becomes a battle in addition to its other types."
 
 
+def test_requirements_counters_draws_and_bounce_read_as_oracle_text():
+    pool = _pool()
+    assert phase_cards.rules_text(pool["Oracle Taunter"]) == "Oracle Taunter must be blocked if able."
+    assert phase_cards.rules_text(pool["Oracle Beacon"]) == "All creatures able to block Oracle Beacon do so."
+    assert phase_cards.rules_text(pool["Oracle Sentry"]) == "Oracle Sentry blocks each combat if able."
+    assert phase_cards.rules_text(pool["Oracle Provoker"]) == "Menace\nOracle Provoker must be blocked if able."
+    assert phase_cards.rules_text(pool["Oracle Growth"]) == "Put two +1/+1 counters on target creature."
+    assert phase_cards.rules_text(pool["Oracle Proliferation"]).startswith("Proliferate. (Choose any number")
+    assert phase_cards.rules_text(pool["Oracle Insight"]) == "Draw two cards."
+    assert phase_cards.rules_text(pool["Oracle Study"]) == "Draw a card."
+    assert phase_cards.rules_text(pool["Oracle Recall"]) == "Return target permanent to its owner's hand."
+    assert phase_cards.ability_text("put_p1p1_counters", 1, "X") == "Put a +1/+1 counter on target creature."
+
+
 def test_keywords_are_one_oracle_line_and_mtgjson_keywords():
     back = _pool()["Invasion of Dominaria"]["back"]
     assert phase_cards.rules_text(back) == "Flying, vigilance"
     assert phase_cards.keywords(back) == ["Flying", "Vigilance"]
+    rampager = _pool()["Oracle Rampager"]
+    assert phase_cards.rules_text(rampager) == "Double strike, trample"
+    assert phase_cards.keywords(rampager) == ["Double strike", "Trample"]
 
 
 def test_every_card_of_the_pool_has_a_face_that_costs_nothing():

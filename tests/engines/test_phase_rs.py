@@ -56,6 +56,8 @@ def _holds(expected, actual, path=""):
             assert sorted(want) == sorted(got), f"{path}.{key}: {got}"
         elif isinstance(want, list):
             assert sorted(want) == sorted(got or []), f"{path}.{key}: {got}"
+        elif isinstance(want, int) and not isinstance(want, bool) and isinstance(got, list):
+            assert len(got) == want, f"{path}.{key}: {got}"     # a zone given as a count
         else:
             assert want == got, f"{path}.{key}: {got}"
 
@@ -82,6 +84,14 @@ def test_hello_declares_steps_without_reason_codes(engine):
     "mtg.step.declare-blockers-protector-blocks",       # setup.step: the attacker's own attacking: field
     "mtg.step.combat-damage-unblocked-attacker-hits-battle",  # setup.step: blocking: too
     "mtg.mp.2hg-untyped-battle-controller-protects",    # 310.8a; passes implied to the main-phase end_main
+    "mtg.req.lure-every-able-creature-blocks",          # 509.1c, worded "All creatures able to block ~ do so."
+    "mtg.req.cr-example-no-block-refused",              # 509.1c: a declaration obeying fewer requirements refused
+    "mtg.strike.first-strike-attacker-kills-blocker-first",  # 702.7b/510.4: two combat damage steps
+    "mtg.trample.excess-to-the-attacked-battle",        # 702.19b: the excess is phase's trample_damage
+    "mtg.counters.proliferate-chooses-only-what-has-counters",  # 701.34a: phase's ProliferateChoice
+    "mtg.zones.draw-takes-the-top-card",                # the case's library is listed from the top
+    "mtg.zones.draw-two-one-at-a-time",                 # anonymous library cards (library: 5) as fillers
+    "mtg.zones.bounce-returns-to-owner-without-counters",  # 400.7: +1/+1 counters (phase's P1P1) gone
 ])
 def test_phase_agrees_with_the_ruling(engine, cases, case_id):
     case = cases[case_id]
@@ -139,3 +149,37 @@ def test_no_pass_is_implied_beyond_the_cases_turn(engine, cases):
     play.finish()
     assert [d["outcome"] for d in play.decisions][5::3] == ["automatic", "automatic"]
     assert play.game.state()["state"]["turn_number"] == turn and play.game.phase in phase_rs.TURN_OVER
+
+
+def test_a_concession_is_phases_concede_action(engine, cases):
+    # 104.3a: phase's Concede (legal at any time there); the conceder leaves and the opponent wins -- but phase
+    # reports no PlayerLost for it (docs/phase-rs.md, bug 10), only PlayerEliminated
+    reply = _play(engine, cases["mtg.concede.two-player-opponent-wins"])
+    assert _outcomes(reply) == ["accepted"] * 3 and reply["winner"] == "alice"
+    assert reply["final"]["players"]["bob"]["lost"] is True
+    events = [e["kind"] for s in reply["steps"] if s["after"] == 2 for e in s["events"]]
+    assert "left_game" in events and "won" in events and "lost" not in events
+
+
+def test_phase_deals_combat_damage_to_a_player_who_left(engine, cases):
+    # docs/phase-rs.md, bug 11 (CR 800.4e): carol conceded; the creature attacking her still deals her 2
+    reply = _play(engine, cases["mtg.concede.attacked-player-concedes-damage-not-assigned"])
+    assert reply["final"]["players"]["carol"]["lost"] is True
+    assert reply["final"]["players"]["carol"]["life"] == 18
+
+
+def test_phase_puts_a_proliferate_spell_into_the_graveyard_before_the_choice(engine, cases):
+    # docs/phase-rs.md, bug 12 (CR 608.2n): the spell is in the graveyard while its controller still chooses
+    reply = _play(engine, cases["mtg.counters.proliferate-battle-gets-a-defense-counter"])
+    after = {c["after"]: c["state"] for c in reply["checkpoints"]}
+    assert after[2]["cards"]["pr"]["zone"] == "graveyard"          # before the proliferate choice (entry 3)
+    assert reply["final"]["cards"]["b"]["defense"] == 4 and reply["final"]["cards"]["x"]["counters"] == {"+1/+1": 2}
+
+
+def test_a_checkpoint_includes_the_implied_passes_before_the_next_decision(engine, cases):
+    # the first-strike damage step comes in the passes implied before entry 2 (refused: not lethal to the
+    # blocker first); the checkpoint after entry 1 shows it, so the refusal changes nothing
+    reply = _play(engine, cases["mtg.trample.lethal-counts-damage-already-marked"])
+    assert _outcomes(reply)[2:] == ["refused", "accepted"]
+    after = {c["after"]: c["state"] for c in reply["checkpoints"]}
+    assert after[1]["cards"]["k"]["damage"] == 3 and after[1] == after[2]
