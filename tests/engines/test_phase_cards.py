@@ -51,8 +51,8 @@ def test_keywords_are_one_oracle_line_and_mtgjson_keywords():
 
 
 def test_every_card_of_the_pool_has_a_face_that_costs_nothing():
-    """Every card the adapter can word; one it cannot (an ability with no Oracle wording yet, e.g. the 509.1c
-    block requirements) uses an ability the adapter does not declare, so its cases are skipped, never sent."""
+    """Every card the adapter can word; one it cannot (an ability with no Oracle wording yet, as a suite-local
+    pool may have) uses an ability the adapter does not declare, so its cases are skipped, never sent."""
     from oracle.engines.phase_rs import ABILITIES
 
     for name, card in _pool().items():
