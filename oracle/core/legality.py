@@ -398,7 +398,7 @@ class _DrivenScript(Script):
                 token = SCRIPT.set(None)  # a run the chooser starts (a legality question) is an ordinary one
                 try:
                     entry = self.choose(p if self.listed is None else enumerate_legal(p, limit=self.listed))
-                except BaseException as exc:  # noqa: BLE001 - unwound through the engine, re-raised by drive
+                except BaseException as exc:  # unwound through the engine, re-raised by drive
                     raise _Ended(exc) from None
                 finally:
                     SCRIPT.reset(token)

@@ -73,11 +73,11 @@ def run_mutants(mutants: Iterable[Mutant], suite: Suite, *, on_done: Callable[[M
                 properties: Sources = "survivors", checks: list[Any] | None = None) -> list[MutantRun]:
     """Every case of the mutant's game on each mutant (the case's default ruleset, as ``run``), then the
     properties (``checks``, default :data:`oracle.mutants.properties.PROPERTIES`) as ``properties`` says."""
-    from ..harness.runner import run_suite  # noqa: PLC0415
-    from .engine import MutantEngine  # noqa: PLC0415
+    from ..harness.runner import run_suite
+    from .engine import MutantEngine
 
     if checks is None and properties != "none":
-        from .properties import PROPERTIES  # noqa: PLC0415 -- z3 and Hypothesis: only when properties run
+        from .properties import PROPERTIES  # z3 and Hypothesis: only when properties run
 
         checks = PROPERTIES
     runs = []
