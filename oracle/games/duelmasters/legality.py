@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Callable, Hashable, Iterator
 
+from ...core.board import Card
 from ...core.legality import closure, freeze
 from ...core.script import Decision, DecisionPoint, Refusal, Script
 from .clauses import U3
@@ -45,6 +46,16 @@ def decide(st: State, script: Script, player: str, kinds: tuple[str, ...], claus
         return "unexpected_decision"
 
     return script.decide(player, kinds, clause, validate, other=other, optional=optional)
+
+
+def known(st: State, cid: Any) -> Card:
+    """Well-formedness, before any rule (``unknown_object``): where a decision asks for a card, the id must
+    name a card of the game -- an id naming nothing, or a player's id, is unknown. (An attack's target may
+    also be a player id: :func:`procedure._check_attack`.)"""
+    card = st.board.cards.get(cid) if isinstance(cid, str) else None
+    if card is None:
+        raise Refusal("unknown_object", f"no card {cid!r}")
+    return card
 
 
 def card_arg(d: Decision, *keys: str) -> str:
