@@ -257,10 +257,17 @@ def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
 
 
 def _nothing_tested(results: Any, args: argparse.Namespace) -> str | None:
-    """Why a run sent no case to the engine (``None`` when it sent one): a green run must have tested
-    something."""
-    if any(c.order is not None and c.status != "skip" for c in results.cases):
+    """Why a run tested nothing (``None`` when it tested a case): no case sent to the engine, or every case
+    sent ``not_checkable`` at the engine's level -- a green run must have tested something."""
+    sent = [c for c in results.cases if c.order is not None and c.status != "skip"]
+    if any(c.status != "not_checkable" for c in sent):
         return None
+    if sent:
+        level = getattr(results.engine, "level", None) if results.engine else None
+        at = f" at level {level}" if level else ""
+        return (f"every one of the {len(sent)} case(s) sent was not_checkable{at}: none of their expectations "
+                f"can be checked at what the engine reports (see each case's unchecked list in the results; a "
+                f"higher observation level, reason codes or the legality query would let them be checked)")
     if not results.cases:
         where = f" under {', '.join(map(str, args.cases))}" if args.cases else ""
         sel = " ".join(x for x in (f"-k {args.k!r}" if args.k else "", f"--shard {args.shard}" if args.shard else "",
