@@ -414,7 +414,7 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     engine = escape(printable(trim_text(f"{results.engine.name} {results.engine.version}", 200)))
     level = results.engine.level
     table = Table(title=f"tcg-oracle · engine {engine}"
-                        + (f" · level {level}" if level and level != "trace" else "")
+                        + (f" · level {level}" if level else "")
                         + (" · PARTIAL" if results.partial else ""))
     shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
     for col in ("game", *shown, "total"):
@@ -428,9 +428,16 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     for c in results.cases:
         if c.status in ("fail", "error"):
             why = c.divergence.message if c.divergence else (c.error or "")
-            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(trim_text(why, 300))}"),
+            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(_short(why))}"),
                           highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _short(message: str) -> str:
+    """A failure's message for the terminal: what was expected and, trimmed apart, the nearest actual moment
+    (the part that says what the engine did; the results file keeps the whole message)."""
+    head, sep, near = message.partition("; nearest: ")
+    return trim_text(head, 400) + (sep + trim_text(near, 400) if sep else "")
 
 
 def _portable(results, args: argparse.Namespace):
