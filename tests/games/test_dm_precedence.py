@@ -81,7 +81,7 @@ CASES = [
      [], atk("a", "ghost"), RULESET, "unknown_object", "attacker_tapped"),
     ("player-id-as-attacker", "`attack`",
      {"alice": {"battlefield": [vanilla("a", 1000)]}, "bob": {"shields": shields("s1")}},
-     [], atk("alice", "alice"), RULESET, "unknown_object", "target_not_opponent"),
+     [], atk("alice", "alice"), RULESET, "attacker_not_in_battle_zone", "target_not_opponent"),   # a player
     ("several-attackers-before-unknown", "`attack`",
      {"alice": {"battlefield": [vanilla("a", 1000)]}, "bob": {"shields": shields("s1")}},
      [], {"alice": {"attack": {"attacker": ["ghost", "a"], "target": "bob"}}}, RULESET,
@@ -120,7 +120,7 @@ CASES = [
     # tap_ability at the open point
     ("tap-unknown-player-id", "`tap_ability` at the open point",
      {"alice": {"battlefield": [vanilla("a", 1000)]}, "bob": {"shields": shields("s1")}},
-     [], {"alice": {"tap_ability": "alice"}}, RULESET, "unknown_object", "no_tap_ability"),
+     [], {"alice": {"tap_ability": "alice"}}, RULESET, "attacker_not_in_battle_zone", "no_tap_ability"),
     ("no-tap-ability-before-cannot-attack", "`tap_ability` at the open point",
      {"alice": {"battlefield": [vanilla("a", 1000, tapped=True)]}, "bob": {"shields": shields("s1")}},
      [], {"alice": {"tap_ability": "a"}}, RULESET, "no_tap_ability", "tap_ability_cannot_attack"),
@@ -138,7 +138,7 @@ CASES = [
      [atk("a", "bob")], {"bob": {"block": ["t", "ghost"]}}, CURRENT, "unknown_object", "blocker_tapped"),
     ("player-id-as-blocker", "`block`",
      {"alice": {"battlefield": [vanilla("a", 1000)]}, "bob": {"battlefield": [blocker("b")], "shields": shields("s1")}},
-     [atk("a", "bob")], {"bob": {"block": "alice"}}, RULESET, "unknown_object", "blocker_not_defenders"),
+     [atk("a", "bob")], {"bob": {"block": "alice"}}, RULESET, "blocker_not_defenders", "blocker_not_blocker"),
     ("not-defenders-before-not-blocker", "`block`",
      {"alice": {"battlefield": [vanilla("a", 1000), vanilla("v", 1000)]},
       "bob": {"battlefield": [blocker("b")], "shields": shields("s1")}},

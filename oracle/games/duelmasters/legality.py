@@ -48,13 +48,15 @@ def decide(st: State, script: Script, player: str, kinds: tuple[str, ...], claus
     return script.decide(player, kinds, clause, validate, other=other, optional=optional)
 
 
-def known(st: State, cid: Any) -> Card:
-    """Well-formedness, before any rule (``unknown_object``): where a decision asks for a card, the id must
-    name a card of the game -- an id naming nothing, or a player's id, is unknown. (An attack's target may
-    also be a player id: :func:`procedure._check_attack`.)"""
+def known(st: State, cid: Any) -> Card | None:
+    """Well-formedness, before any rule (``unknown_object``): an id must name a card or a player of the case.
+    Returns the card, or ``None`` for a player's id -- a player is in the game, so where a card is asked it
+    breaks that place's rule instead (``attack {attacker: alice}``: attacker_not_in_battle_zone)."""
+    if isinstance(cid, str) and cid in st.board.players:
+        return None
     card = st.board.cards.get(cid) if isinstance(cid, str) else None
     if card is None:
-        raise Refusal("unknown_object", f"no card {cid!r}")
+        raise Refusal("unknown_object", f"no card or player {cid!r}")
     return card
 
 

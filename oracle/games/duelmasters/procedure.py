@@ -89,6 +89,8 @@ def _check_attack_shape(args: dict[str, Any]) -> None:
 def _attacker(st: State, cid: Any) -> Card:
     """P1: the card that attacks (or uses a tap ability) is a creature in the active player's battle zone."""
     card = known(st, cid)
+    if card is None:                                 # a player: not a creature in the battle zone
+        raise Refusal("attacker_not_in_battle_zone", f"{cid} is a player", clause=P1)
     if is_source(card):
         raise Refusal("evolution_source", f"{cid} lies under {card.props['under']}")
     if card.zone != "battlefield":
@@ -103,8 +105,7 @@ def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, 
     are known (a card; the target a player or a card) before any rule is checked; then the attacker's
     reasons, then the target's (the order PROCEDURE.md's "Refusal precedence" gives)."""
     known(st, attacker_id)
-    if target not in st.board.players:
-        known(st, target)
+    known(st, target)
     card = _attacker(st, attacker_id)
     if card.has("cannot_attack"):
         raise Refusal("attacker_cannot_attack", clause=P1)
@@ -204,7 +205,9 @@ def block_step(st: State, script: Script, attacker: Card, defender: str, clause:
         for cid in ids:
             known(st, cid)
         for cid in ids:
-            c = st.card(cid)
+            c = st.board.cards.get(cid)
+            if c is None:                            # a player: not the defender's creature
+                raise Refusal("blocker_not_defenders", f"{cid} is a player", clause=A3)
             if is_source(c):
                 raise Refusal("evolution_source", f"{cid} lies under {c.props['under']}")
             if c.zone != "battlefield" or c.controller != defender:

@@ -89,8 +89,9 @@ DECISIONS = specs(
 
 REASONS = {
     **CORE_REASONS,
-    "unknown_object": "well-formedness, before any rule: where a card is asked, an id that names no card of the case "
-                      "(a player's id included); for an attack's target, an id that names neither a player nor a card",
+    "unknown_object": "well-formedness, before any rule: an id that names neither a card nor a player of the case (a "
+                      "player's id where a card is asked breaks the place's rule instead: `attack {attacker: alice}` "
+                      "attacker_not_in_battle_zone, `block alice` blocker_not_defenders)",
     "attacker_not_yours": "P1: only a creature of the active player's battle zone attacks",
     "attacker_not_in_battle_zone": "P1: the attacker must be in the battle zone",
     "summoning_sick": "P2: a creature put into the battle zone this turn cannot attack (※1: unless 進化 or スピードアタッカー)",
