@@ -257,10 +257,17 @@ def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
 
 
 def _nothing_tested(results: Any, args: argparse.Namespace) -> str | None:
-    """Why a run sent no case to the engine (``None`` when it sent one): a green run must have tested
-    something."""
-    if any(c.order is not None and c.status != "skip" for c in results.cases):
+    """Why a run tested nothing (``None`` when it tested a case): no case sent to the engine, or every case
+    sent ``not_checkable`` at the engine's level -- a green run must have tested something."""
+    sent = [c for c in results.cases if c.order is not None and c.status != "skip"]
+    if any(c.status != "not_checkable" for c in sent):
         return None
+    if sent:
+        level = getattr(results.engine, "level", None) if results.engine else None
+        at = f" at level {level}" if level else ""
+        return (f"every one of the {len(sent)} case(s) sent was not_checkable{at}: none of their expectations "
+                f"can be checked at what the engine reports (see each case's unchecked list in the results; a "
+                f"higher observation level, reason codes or the legality query would let them be checked)")
     if not results.cases:
         where = f" under {', '.join(map(str, args.cases))}" if args.cases else ""
         sel = " ".join(x for x in (f"-k {args.k!r}" if args.k else "", f"--shard {args.shard}" if args.shard else "",
@@ -407,7 +414,7 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     engine = escape(printable(trim_text(f"{results.engine.name} {results.engine.version}", 200)))
     level = results.engine.level
     table = Table(title=f"tcg-oracle · engine {engine}"
-                        + (f" · level {level}" if level and level != "trace" else "")
+                        + (f" · level {level}" if level else "")
                         + (" · PARTIAL" if results.partial else ""))
     shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
     for col in ("game", *shown, "total"):
@@ -421,9 +428,16 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     for c in results.cases:
         if c.status in ("fail", "error"):
             why = c.divergence.message if c.divergence else (c.error or "")
-            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(trim_text(why, 300))}"),
+            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(_short(why))}"),
                           highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _short(message: str) -> str:
+    """A failure's message for the terminal: what was expected and, trimmed apart, the nearest actual moment
+    (the part that says what the engine did; the results file keeps the whole message)."""
+    head, sep, near = message.partition("; nearest: ")
+    return trim_text(head, 400) + (sep + trim_text(near, 400) if sep else "")
 
 
 def _portable(results, args: argparse.Namespace):

@@ -162,3 +162,18 @@ def test_k_matches_the_abilities_a_case_uses(tmp_path):
 def test_a_negative_timeout_is_bad_usage(tmp_path):
     r = cli("run", "--timeout", "-1", "--results", str(tmp_path / "r.json"), "--report", "")
     assert r.returncode == 2 and "--timeout -1" in r.stderr
+
+
+def test_the_summary_names_the_level_at_every_level_and_keeps_the_nearest_moment(tmp_path, capsys):
+    """The summary's title says '· level trace' as it says '· level final'; a failure's terminal line keeps
+    the nearest actual moment (what the engine did) even when the expected part is long."""
+    from oracle.cli import _short, main
+
+    out = tmp_path / "r.json"
+    assert main(["run", "--game", "duelmasters", "-k", "dm.refuse.malformed-and-unknown-attack",
+                 "--results", str(out), "--report", ""]) == 0
+    assert "· level trace" in capsys.readouterr().out
+    msg = "expected moment 3 " + "x" * 900 + "; nearest: [{\"tapped\": \"a\"}]"
+    line = _short(msg)
+    assert line.endswith("; nearest: [{\"tapped\": \"a\"}]") and "more characters cut" in line
+    assert _short("plain") == "plain"

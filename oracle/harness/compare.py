@@ -245,12 +245,17 @@ def check_rejections(ctx: Ctx) -> Divergence | None:
             return div
         if hit and hit[1].clause:
             ctx.asserted.append(hit[1].clause)
+    for label, at, reason in _rejections_in_events(case):   # refusals the case writes only among its events
+        if at not in expected and obs.outcome(at) in ("automatic", "not_asked"):
+            div = _ask_legality(ctx, label, at, reason, obs.outcome(at))
+            if div is not None:
+                return div
     for at, (i, reason) in expected.items():
         outcome = obs.outcome(at)
         if outcome == "refused":
             continue
         if outcome in ("automatic", "not_asked"):
-            div = _ask_legality(ctx, i, at, reason, outcome)
+            div = _ask_legality(ctx, f"rejected[{i}]", at, reason, outcome)
             if div is not None:
                 return div
             continue
@@ -314,19 +319,35 @@ def _state_changes(before: Any, after: Any, path: str = "") -> list[str]:
     return [] if same(before, after) and same(after, before) else [f"{path.rstrip('.')}: {_j(before)} -> {_j(after)}"]
 
 
-def _ask_legality(ctx: Ctx, i: int, at: int, reason: str, outcome: str) -> Divergence | None:
-    """A refusal expected on an entry the engine took itself (``automatic``) or never asked for
-    (``not_asked``): asked of the engine when it offers ``legality``, else not checkable."""
+def _rejections_in_events(case: Any) -> list[tuple[str, int, str | None]]:
+    """The ``rejected`` events ``expect.events`` names (label, at, reason), in its moments and groups."""
+    out = []
+    for i, it in enumerate(case.expect.events):
+        groups = [(f"events[{i}]", it)] if isinstance(it, ExpectedMoment) else [
+            (f"events[{i}].unordered[{k}]", m) for k, m in enumerate(getattr(it, "unordered", None) or [])]
+        for label, m in groups:
+            for ev in m.events:
+                if ev.kind == "rejected":
+                    f = resolve_primary(ev.kind, ev.fields, case.game)
+                    if isinstance(f.get("at"), int) and not isinstance(f.get("at"), bool):
+                        out.append((f"{label}.rejected", f["at"], f.get("reason")))
+    return out
+
+
+def _ask_legality(ctx: Ctx, label: str, at: int, reason: str | None, outcome: str) -> Divergence | None:
+    """A refusal expected (in ``expect.rejected``, or only among ``expect.events``: ``label``) on an entry the
+    engine took itself (``automatic``) or never asked for (``not_asked``): asked of the engine when it offers
+    ``legality``, else not checkable."""
     case, obs = ctx.case, ctx.obs
     took = "took decision {at} itself (automatic)" if outcome == "automatic" else "never asked for decision {at}"
     took = took.format(at=at)
     if not obs.legality or ctx.ask is None:
-        ctx.not_checkable(f"rejected[{i}]", "legality",
+        ctx.not_checkable(label, "legality",
                           f"the engine {took}, so it could not refuse it; it offers no legality query")
         return None
     answer = ctx.ask(at)
     if answer.error:
-        ctx.not_checkable(f"rejected[{i}]", "legality", f"the engine {took}; its legality query failed: "
+        ctx.not_checkable(label, "legality", f"the engine {took}; its legality query failed: "
                                                          f"{answer.error}")
         return None
     ctx.checked += 1
@@ -335,8 +356,10 @@ def _ask_legality(ctx: Ctx, i: int, at: int, reason: str, outcome: str) -> Diver
                           actual={"at": at, "accepted": True},
                           message=f"decision {at} ({_decision(case, at)}) should be refused with {_j(reason)}, but "
                                   f"the engine's legality query accepts it (the engine {took})")
+    if reason is None:
+        return None
     if not obs.reason_codes:
-        ctx.not_checkable(f"rejected[{i}].reason", "reason_codes",
+        ctx.not_checkable(f"{label}.reason", "reason_codes",
                           f"the engine refuses without the vocabulary's reason codes; decision {at} was checked "
                           f"as refused (legality query), not for reason {_j(reason)}")
     elif answer.reason != reason:
@@ -366,10 +389,14 @@ def _filtered(ctx: Ctx, label: str, events: list[ExpectedEvent]) -> tuple[Patter
             dropped.append(ev.kind)
             continue
         if ev.kind in DECISION_KINDS and isinstance(fields.get("at"), int) and obs.outcome(fields["at"]) == "not_asked":
+            how = ("the refusal itself was put to its legality query" if obs.legality and ev.kind == "rejected"
+                   else "it offers no legality query to put the refusal to" if ev.kind == "rejected" else "")
+            if any(u.what == f"{label}.{ev.kind}" for u in ctx.unchecked):
+                continue                        # already noted where the legality query was (not) asked
             ctx.not_checkable(f"{label}.{ev.kind}", "legality",
                               f"the engine never asked for decision {fields.get('at')} (it took that decision "
-                              f"itself), so it has no {ev.kind} event for it; the rejected expectation is "
-                              f"checked through the legality query where the engine offers it")
+                              f"itself), so its trace has no {ev.kind} event for it and the moment cannot be "
+                              f"found" + (f"; {how}" if how else ""))
             continue
         if ev.kind == "rejected" and "reason" in fields and not obs.reason_codes:
             fields = {k: v for k, v in fields.items() if k != "reason"}

@@ -212,6 +212,34 @@ def test_the_legality_query_checks_a_refusal_the_engine_never_asked_for():
     assert v.status == "not_checkable" and "boom" in v.unchecked[0].why
 
 
+def test_a_refusal_written_only_among_the_events_is_put_to_the_legality_query():
+    """At level trace, a ``rejected`` the case writes only in ``expect.events``, on an entry the engine never
+    asked for: its moment cannot be found, but the refusal is put to the engine's legality query (it was
+    not, though the unchecked note said so), and an engine that would accept it fails."""
+    c = case({"events": [{"rejected": {"at": 0, "reason": "attacker_sleeping"}}]}, SCRIPT2)
+    t = [e(1, "decided", at=1, player="alice", decision="declare_attackers", automatic=True)]
+    h = hello("trace", capabilities=["legality"])
+    asked = []
+
+    def ask(answer):
+        def f(at):
+            asked.append(at)
+            return answer
+        return f
+
+    v = compare(c, reply(trace=t), h, ask(LegalityReply(id="q", accepted=True)))
+    assert v.status == "fail" and "legality query accepts it" in v.divergence.message and asked == [0]
+    v = compare(c, reply(trace=t), h, ask(LegalityReply(id="q", accepted=False, reason="attacker_not_ijin")))
+    assert v.status == "fail" and "attacker_not_ijin" in v.divergence.message
+    v = compare(c, reply(trace=t), h, ask(LegalityReply(id="q", accepted=False, reason="attacker_sleeping")))
+    assert v.status != "fail"
+    (note,) = [u for u in v.unchecked if u.what == "events[0].rejected"]
+    assert "was put to its legality query" in note.why
+    v = compare(c, reply(trace=t), hello("trace"))
+    (note,) = [u for u in v.unchecked if u.what == "events[0].rejected"]
+    assert "offers no legality query" in note.why
+
+
 # -- protocol 1 ----------------------------------------------------------------------------------------
 
 

@@ -175,3 +175,22 @@ def test_cli_run_at_a_level_junit_baseline_and_merge(tmp_path, capsys):
     assert main(args) == 0  # the same statuses again: no regression
     (merged,) = [merge(read_results(out))]
     assert merged.engine.level == "final" and merged.summary["not_checkable"] == n
+
+
+def test_a_run_whose_every_case_is_not_checkable_tested_nothing(tmp_path, capsys):
+    """README: a green run has tested something -- a run whose cases are all not_checkable exits 2, saying
+    why; one checkable case among them is enough for 0."""
+    import yaml
+
+    from oracle.cli import main
+
+    cases = level_engines.suite_with_an_events_only_case(tmp_path / "suite")
+    path = cases / "ijinden" / "cases.yaml"
+    both = yaml.safe_load(path.read_text(encoding="utf-8"))
+    args = ["run", "--engine", "py:level_engines:final", "--cases", str(cases), "--results", str(tmp_path / "r.json"),
+            "--report", ""]
+    assert main(args) == 0
+    path.write_text(yaml.safe_dump([both[1]], allow_unicode=True), encoding="utf-8")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "nothing was tested: every one of the 1 case(s) sent was not_checkable at level final" in err

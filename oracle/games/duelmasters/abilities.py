@@ -9,7 +9,7 @@ from ...core.board import Card
 from ...core.script import Decision, Refusal, Script
 from .clauses import CR316_3
 from .editions import EVOLUTION_SOURCES
-from .legality import card_arg, decide
+from .legality import card_arg, decide, known
 from .state import State, creatures, in_play, power
 
 
@@ -101,6 +101,7 @@ def choose(st: State, script: Script, player: str, legal: list[str], clause: str
 
     def validate(d: Decision) -> str:
         cid = card_arg(d, "card", "target")
+        known(st, cid)
         if cid not in legal:
             raise Refusal("illegal_target", f"legal: {legal}")
         return cid
@@ -246,6 +247,7 @@ def discard(st: State, script: Script, controller: str, param: Any, clause: str)
 
         def validate(d: Decision, hand: list[str] = hand) -> str:
             cid = card_arg(d, "card")
+            known(st, cid)
             if cid not in hand:
                 raise Refusal("not_in_hand", f"{cid!r} is not in {who}'s hand")
             return cid
@@ -263,6 +265,11 @@ def look_take(st: State, script: Script, player: str, n: int, clause: str) -> No
     def validate(d: Decision) -> tuple[str, list[str]]:
         a = d.args
         take = card_arg(d, "take")
+        known(st, take)
+        if isinstance(a, dict) and isinstance(a.get("bottom"), list):
+            for cid in a["bottom"]:
+                if isinstance(cid, str):
+                    known(st, cid)
         if take not in seen:
             raise Refusal("illegal_target", f"one of {seen}")
         rest = [c for c in seen if c != take]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Callable, Hashable, Iterator
 
+from ...core.board import Card
 from ...core.legality import closure, freeze
 from ...core.script import Decision, DecisionPoint, Refusal, Script
 from .clauses import U3
@@ -45,6 +46,18 @@ def decide(st: State, script: Script, player: str, kinds: tuple[str, ...], claus
         return "unexpected_decision"
 
     return script.decide(player, kinds, clause, validate, other=other, optional=optional)
+
+
+def known(st: State, cid: Any) -> Card | None:
+    """Well-formedness, before any rule (``unknown_object``): an id must name a card or a player of the case.
+    Returns the card, or ``None`` for a player's id -- a player is in the game, so where a card is asked it
+    breaks that place's rule instead (``attack {attacker: alice}``: attacker_not_in_battle_zone)."""
+    if isinstance(cid, str) and cid in st.board.players:
+        return None
+    card = st.board.cards.get(cid) if isinstance(cid, str) else None
+    if card is None:
+        raise Refusal("unknown_object", f"no card or player {cid!r}")
+    return card
 
 
 def card_arg(d: Decision, *keys: str) -> str:

@@ -21,7 +21,7 @@ from .clauses import (
     N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
 )
 from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
-from .legality import card_arg, decide
+from .legality import card_arg, decide, known
 from .state import State, breaks, build, could_attack, creatures, in_play, is_source, power, project, sick
 
 
@@ -87,9 +87,10 @@ def _check_attack_shape(args: dict[str, Any]) -> None:
 
 
 def _attacker(st: State, cid: Any) -> Card:
-    card = st.board.cards.get(cid) if isinstance(cid, str) else None
-    if card is None:
-        raise Refusal("unknown_object", f"no card {cid!r}")
+    """P1: the card that attacks (or uses a tap ability) is a creature in the active player's battle zone."""
+    card = known(st, cid)
+    if card is None:                                 # a player: not a creature in the battle zone
+        raise Refusal("attacker_not_in_battle_zone", f"{cid} is a player", clause=P1)
     if is_source(card):
         raise Refusal("evolution_source", f"{cid} lies under {card.props['under']}")
     if card.zone != "battlefield":
@@ -100,7 +101,11 @@ def _attacker(st: State, cid: Any) -> Card:
 
 
 def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, bool]:
-    """P1, P2/N1, A1, P4, C1: who may attack what. Returns (attacker, target, target is a player)."""
+    """P1, P2/N1, A1, P4, C1: who may attack what. Returns (attacker, target, target is a player). Both ids
+    are known (a card; the target a player or a card) before any rule is checked; then the attacker's
+    reasons, then the target's (the order PROCEDURE.md's "Refusal precedence" gives)."""
+    known(st, attacker_id)
+    known(st, target)
     card = _attacker(st, attacker_id)
     if card.has("cannot_attack"):
         raise Refusal("attacker_cannot_attack", clause=P1)
@@ -112,9 +117,7 @@ def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, 
         if target == st.active:
             raise Refusal("target_not_opponent", clause=P4)
         return card, target, True
-    tcard = st.board.cards.get(target) if isinstance(target, str) else None
-    if tcard is None:
-        raise Refusal("unknown_object", f"no player or card {target!r}")
+    tcard = st.card(target)
     if tcard.zone == "shields":
         raise Refusal("attack_target_shield", clause=A1)
     if is_source(tcard):
@@ -128,14 +131,13 @@ def _check_attack(st: State, attacker_id: Any, target: Any) -> tuple[Card, str, 
 
 def _check_tap_ability(st: State, cid: str) -> tuple[Card, str, bool]:
     """P3/N2: at the open point a tap ability replaces an attack, so only a creature that could attack uses it
-    (ダイナモ too: its exception is the beginning of a battle, battle_start)."""
+    (ダイナモ too: its exception is the beginning of a battle, battle_start). A tapped creature could not attack:
+    ``tap_ability_cannot_attack``, as for one put into the battle zone this turn or one that cannot attack."""
     card = _attacker(st, cid)
     ability = next((a for a in ("tap_trigger", "dynamo") if card.has(a)), None)
     if ability is None:
         raise Refusal("no_tap_ability", clause=P3)
-    if card.tapped:
-        raise Refusal("attacker_tapped", clause=A1)
-    if could_attack(card):
+    if not card.tapped and could_attack(card):
         return card, ability, False
     raise Refusal("tap_ability_cannot_attack", clause=N2)
 
@@ -199,10 +201,13 @@ def block_step(st: State, script: Script, attacker: Card, defender: str, clause:
         if d.kind == "no_block":
             return None
         chosen: list[Card] = []
-        for cid in blocker_ids(st, d):
+        ids = blocker_ids(st, d)
+        for cid in ids:
+            known(st, cid)
+        for cid in ids:
             c = st.board.cards.get(cid)
-            if c is None:
-                raise Refusal("unknown_object", f"no card {cid!r}")
+            if c is None:                            # a player: not the defender's creature
+                raise Refusal("blocker_not_defenders", f"{cid} is a player", clause=A3)
             if is_source(c):
                 raise Refusal("evolution_source", f"{cid} lies under {c.props['under']}")
             if c.zone != "battlefield" or c.controller != defender:
@@ -274,6 +279,7 @@ def battle_start(st: State, script: Script, a: Card, b: Card) -> None:
 
             def validate(d: Decision, offered: list[str] = offered) -> Card:
                 cid = card_arg(d, "card")
+                known(st, cid)
                 if cid not in offered:
                     raise Refusal("not_offered", f"offered: {offered}")
                 return st.card(cid)
@@ -425,6 +431,9 @@ def declarations(st: State, script: Script, defender: str, waiting: list[str]) -
     while (offered := open_cards()):
         def validate(d: Decision, offered: list[str] = offered) -> tuple[Card, str | None]:
             cid = card_arg(d, "card")
+            known(st, cid)
+            if isinstance(d.args, dict) and "discard" in d.args:
+                known(st, d.args["discard"])
             if cid not in offered:
                 other = st.board.cards.get(cid)
                 if other is not None and other.zone == "hand" and other.has("s_trigger"):
@@ -457,6 +466,7 @@ def declarations(st: State, script: Script, defender: str, waiting: list[str]) -
 def choose_shield(st: State, script: Script, defender: str, clause: str, exclude: list[str] = ()) -> str:
     def validate(d: Decision) -> str:
         cid = card_arg(d, "card", "shield")
+        known(st, cid)
         if cid not in st.board.zone(defender, "shields"):
             raise Refusal("shield_not_attacked_players", clause=U2)
         if cid in exclude:
@@ -471,6 +481,7 @@ def choose_shield(st: State, script: Script, defender: str, clause: str, exclude
 def _offer(st: State, script: Script, player: str, card: Card, clause: str, broken: str) -> bool:
     def validate(d: Decision) -> bool:
         cid = card_arg(d, "card")
+        known(st, cid)
         if cid != card.id:
             other = st.board.cards.get(cid)
             if other is not None and other.zone == "hand" and other.has("s_trigger") and cid != broken:

@@ -87,7 +87,7 @@ def sick(card: Card) -> bool:
 
 
 def could_attack(card: Card) -> bool:
-    """N2: the state a tap ability needs: a creature that could attack (untapped is checked apart)."""
+    """N2: the state a tap ability needs: a creature that could attack (untapped is checked apart, by the caller)."""
     return card.zone == "battlefield" and not card.has("cannot_attack") and not sick(card)
 
 

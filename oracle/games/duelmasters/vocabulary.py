@@ -18,25 +18,40 @@ from ...core.vocabulary import (
 )
 
 EVENTS = specs(
-    *CORE_EVENTS,
+    *(e for e in CORE_EVENTS if e.kind != "lost"),   # the game ends with `won` alone: no `lost` is emitted
+    # The core events, with what each field means in Duel Masters (their place in the table is the core's):
+    EventSpec("won", ("player",), "U2/CR104.2a: `player` (the attacking player) wins; the game ends. The only "
+              "event of the game's end (Duel Masters emits no `lost`)", "player"),
+    EventSpec("drew", ("player", "count"), "`player` draws `count` cards from the top of their deck: the only "
+              "event of a draw (no `moved` for the cards drawn)", "player"),
+    EventSpec("moved", ("card", "from", "to", "player"),
+              "A card changes zones: `from` the zone it left, `to` the zone it is put into, `player` the card's "
+              "owner; also a card put on the bottom of its deck (look_take: `from: deck, to: deck`)", "card"),
+    EventSpec("triggered", ("card", "ability", "player"),
+              "A triggered ability of `card` triggers; `player` is the card's controller", "card"),
+    EventSpec("resolved", ("card", "ability", "player"),
+              "A triggered ability of `card` resolves; `player` is the card's controller", "card"),
     EventSpec("tapped", ("card",), "A creature is tapped (to attack, to block, or as a tap ability's cost)", "card"),
     EventSpec("untapped", ("card",), "A creature is untapped by an effect", "card"),
     EventSpec("attacked", ("card", "target"),
               "A1/C1: the attacker attacks `target`: a player id (never a shield) or a tapped creature", "card"),
     EventSpec("used", ("card", "ability", "player"),
-              "P3/N2/U5/N7: a tap ability (tap_trigger, dynamo), an Ｓ・トリガー or an Ｓ・バック is used", "card"),
+              "P3/N2/U5/N7: a tap ability (tap_trigger, dynamo), an Ｓ・トリガー or an Ｓ・バック is used; `player` is "
+              "the player who uses it", "card"),
     EventSpec("blocked", ("card", "attacker"), "A3/C3: `card` (a ブロッカー) blocks `attacker`", "card"),
     EventSpec("redirected", ("card", "attacker"),
               "CR507.1a (current rules, several ブロッカー chosen): `card`'s ブロッカー is used, the attack of "
               "`attacker` is redirected to it, and a later one resolves after it (only the last one blocks)", "card"),
-    EventSpec("shield_chosen", ("card", "player"), "U2/U8: the attacking player chooses the shield to break", "card"),
-    EventSpec("broken", ("card", "player"), "U4: a shield of `player` is broken (it goes to its owner's hand)", "card"),
+    EventSpec("shield_chosen", ("card", "player"), "U2/U8: the attacking player (`player`: the chooser, not the shield's owner) chooses the shield to "
+              "break", "card"),
+    EventSpec("broken", ("card", "player"), "U4: a shield of `player` (the shield's owner, the defender) is broken (it goes to its owner's hand)",
+              "card"),
     EventSpec("waiting", ("card", "player"),
-              "CR113.6a (current rules): a shield being added to the hand waits in the shield zone, not counted "
-              "among the shields, until the declarations end", "card"),
+              "CR113.6a (current rules): a shield of `player` (its owner, the defender) being added to the hand waits "
+              "in the shield zone, not counted among the shields, until the declarations end", "card"),
     EventSpec("declared", ("card", "ability", "player"),
               "CR113.6 (current rules): the use of an Ｓ・トリガー (a waiting shield) or Ｓ・バック (in the hand) is "
-              "declared; it is used after the shields moved to the hand", "card"),
+              "declared by `player` (the defender); it is used after the shields moved to the hand", "card"),
     EventSpec("won_battle", ("card", "power", "against"), "B3/C4: a creature wins its battle", "card"),
     EventSpec("lost_battle", ("card", "power", "against"), "B3/C4/N5: a creature loses its battle (a tie: both)", "card"),
     EventSpec("destroyed", ("card",), "A creature is destroyed (put into its owner's graveyard)", "card"),
@@ -44,7 +59,8 @@ EVENTS = specs(
               "A creature's power changes by `amount` until the end of the turn (battle_power_plus: of the battle)",
               "card"),
     EventSpec("attack_ended", ("card",), "U7/C8/N9: one attack of `card` is over", "card"),
-    EventSpec("turn_ended", ("player",), "E1: the turn ends after the end-of-turn effects", "player"),
+    EventSpec("turn_ended", ("player",), "E1: the turn of `player` (the active player) ends after the end-of-turn "
+              "effects", "player"),
 )
 
 DECISIONS = specs(
@@ -73,6 +89,9 @@ DECISIONS = specs(
 
 REASONS = {
     **CORE_REASONS,
+    "unknown_object": "well-formedness, before any rule: an id that names neither a card nor a player of the case (a "
+                      "player's id where a card is asked breaks the place's rule instead: `attack {attacker: alice}` "
+                      "attacker_not_in_battle_zone, `block alice` blocker_not_defenders)",
     "attacker_not_yours": "P1: only a creature of the active player's battle zone attacks",
     "attacker_not_in_battle_zone": "P1: the attacker must be in the battle zone",
     "summoning_sick": "P2: a creature put into the battle zone this turn cannot attack (※1: unless 進化 or スピードアタッカー)",
@@ -109,7 +128,10 @@ ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
 _EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: FILTER | tap_target: FILTER | "
             "untap_target: FILTER | untap_self | power_plus: N | battle_power_plus: N | pump_target: N | "
             "destroy_self | mana_from_deck: N | summon_self | look_take: N | discard: {count: N, player: you | "
-            "opponent}; FILTER = null or {controller?: you | opponent, has?: ability, max_power?: N, other?: bool}")
+            "opponent}; FILTER = null or {controller?: you | opponent, has?: ability, max_power?: N, other?: bool}; "
+            "what a FILTER omits is the effect's default: controller opponent (destroy_target, tap_target) or you "
+            "(untap_target); tap_target offers untapped creatures only, untap_target tapped ones "
+            "(X-tap-untap-targets); pump_target: one of your creatures other than the source")
 
 ABILITIES = specs(
     AbilitySpec("blocker", "", "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
@@ -159,8 +181,9 @@ CARD_FIELDS = {
     "zone": "battlefield | shields | hand | deck | graveyard | mana",
     "owner": "player id",
     "tapped": "bool",
-    "power": "int: current power (pumps included; パワーアタッカー only during its attack; battle_power_plus only "
-             "until its battle ends)",
+    "power": "int | null: in the battle zone the current power (pumps included; パワーアタッカー only during its "
+             "attack; battle_power_plus only until its battle ends; no power given counts 0); elsewhere the card's "
+             "own power, null when it has none",
     "abilities": "[name, ...]: the abilities it has",
 }
 
