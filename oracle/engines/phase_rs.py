@@ -19,8 +19,9 @@ How a case is played:
   (a battle's defense counters, a planeswalker's loyalty, +1/+1 counters as phase's ``P1P1``), protector
   (``chosen_attributes``; reported on the battlefield only: phase clears it as a card enters, not as it leaves),
   controller and owner, attachments; a library listed from the top; anonymous cards (``library: 5``) as
-  Plains fillers with the reference's derived ids (``alice.library.1``); below them every library holds 20
-  untracked Plains, whose draws are not reported -- and loaded back (``Engine.load_game``). The players then pass
+  Plains fillers with the reference's derived ids (``alice.library.1``); below them every library the case
+  leaves unsaid holds 20 untracked Plains, whose draws are not reported (a library the case states is all there
+  is: the padding goes to exile, untracked) -- and loaded back (``Engine.load_game``). The players then pass
   priority with an empty stack into the step the case starts in (the precombat main phase, or the declare
   attackers step), so phase itself checks state-based actions on the board. ``setup.step`` (attackers, or
   attackers and blockers, already declared) writes the combat into the state at the end of the step
@@ -347,6 +348,13 @@ class _Play:
                 if o["attached_to"]["type"] == "Object":
                     host = objs[str(o["attached_to"]["data"])]
                     host.setdefault("attachments", []).append(o["id"])
+        for p, pdata in self.setup["players"].items():   # a library the case states is all there is (121.4: a
+            if "library" in pdata:                          # draw past it draws nothing): the padding is exiled
+                lib = s["players"][self.seat[p]]["library"]
+                for i in [i for i in lib if i not in taken]:
+                    lib.remove(i)
+                    objs[str(i)]["zone"] = "Exile"
+                    s["exile"].append(i)
         for p, pdata in self.setup["players"].items():   # life defaults to 20 (PROCEDURE.md), as each player's own
             s["players"][self.seat[p]]["life"] = pdata["life"] if pdata.get("life") is not None else 20
         return exported

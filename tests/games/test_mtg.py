@@ -502,3 +502,29 @@ def test_104_3a_a_concession_by_a_player_without_priority_is_not_taken_there():
         {"player": "alice", "kind": "cast", "args": {"card": "sp", "targets": ["bob"]}},
         {"player": "bob", "kind": "concede", "args": None}])
     assert [a for a, _ in kinds(r, "lost")] == [{"player": "bob"}] and r.winner == "alice"
+
+
+def test_players_losing_at_one_check_lose_together_a_draw():
+    """704.3 performs every state-based action of a check at once; 104.4a: "If all the players remaining in a game
+    lose simultaneously, the game is a draw." One at 0 life (704.5a) and one who drew from an empty library (121.4),
+    found at the same check."""
+    from oracle.core.script import GameOver, Script
+    from oracle.core.trace import Trace
+    from oracle.games.mtg import sba
+    from oracle.games.mtg.state import build
+    from oracle.model import Case
+    case = Case.model_validate({
+        "id": "t.both-lose", "game": GAME, "rulesets": [RULESET], "title": "both lose at one check",
+        "source": {"kind": "generated", "seed": 0, "command": "test", "date": "2026-11-30"}, "rules": ["mtg:121.4"],
+        "setup": {"active": "alice", "players": {"alice": {"library": 0}, "bob": {}}},
+        "script": [], "expect": {"winner": None}})
+    request = make_request(case, RULESET)
+    trace = Trace()
+    st = build(request, trace)
+    st.life["bob"] = 0
+    st.drew_from_empty.add("alice")
+    with pytest.raises(GameOver) as over:
+        sba.check(st, Script([], trace))
+    assert over.value.winner is None and st.lost == {"alice", "bob"}
+    assert sorted(e.args["player"] for e in trace.entries if e.kind == "lost") == ["alice", "bob"]
+    assert not [e for e in trace.entries if e.kind == "won"]

@@ -135,13 +135,14 @@ def _proliferate(st: State, script: Script, item: StackItem, _: Any) -> None:
 
 def _draw(st: State, script: Script, item: StackItem, n: int) -> None:
     """121.1: "A player draws a card by putting the top card of their library into their hand"; 121.2: several
-    draws are that many individual card draws (one ``drew`` event each). Drawing from an empty library draws
-    nothing here (121.4's loss is not modelled: mtg:A-draw)."""
+    draws are that many individual card draws (one ``drew`` event each). 121.4: a draw from an empty library
+    draws nothing, and its player loses the next time a player would receive priority (:mod:`.sba`)."""
     player = item.controller
     for _ in range(n):
         library = st.board.zones[(player, "library")]
         if not library:
-            return
+            st.drew_from_empty.add(player)
+            continue
         cid = library.pop(0)
         st.card(cid).zone = "hand"
         st.board.zones[(player, "hand")].append(cid)

@@ -12,7 +12,7 @@ from .battles import choose_protector, legal_protectors, set_protector
 from .editions import SIEGE_ONLY_TRIGGER_EXCEPTION
 from .state import State
 from .clauses import (
-    CR104_2A, CR104_3A,
+    CR104_2A, CR104_3A, CR121_4,
     CR310_7, CR310_9, CR310_10, CR506_4, CR704_5A, CR704_5F, CR704_5G, CR704_5I, CR800_4A, CR20260807_310_7,
     CR20260807_310_8,
 )
@@ -29,6 +29,8 @@ def check(st: State, script: Script) -> None:
 
 def _check_once(st: State, script: Script) -> bool:
     losers = [p for p in st.alive() if st.life[p] <= 0]
+    drew_from_empty = [p for p in st.alive() if p in st.drew_from_empty and p not in losers]
+    st.drew_from_empty.clear()  # 121.4: an attempt counts once, at the next check
     to_graveyard: list[tuple[str, str]] = []
     unattach: list[str] = []
     protectors: list[tuple[str, str]] = []
@@ -57,7 +59,7 @@ def _check_once(st: State, script: Script) -> bool:
         prot = c.props.get("protector")
         if (prot is None or prot in st.lost or prot not in legal_protectors(st, c)) and not _attacked(st, c.id):
             protectors.append((c.id, "graveyard" if going else ""))
-    if not (losers or to_graveyard or unattach or protectors):
+    if not (losers or drew_from_empty or to_graveyard or unattach or protectors):
         return False
 
     # 310.10: the choices first (the controller chooses; a battle with no legal choice goes to the graveyard)
@@ -73,6 +75,8 @@ def _check_once(st: State, script: Script) -> bool:
     with st.trace.simultaneous():
         for p in losers:
             st.trace.emit("lost", st.c(CR704_5A), player=p)
+        for p in drew_from_empty:
+            st.trace.emit("lost", st.c(CR121_4), player=p)
         for bid, who in chosen:
             set_protector(st, st.card(bid), who, st.c(CR310_10))
         for bid in unattach:
@@ -80,8 +84,11 @@ def _check_once(st: State, script: Script) -> bool:
             st.trace.emit("unattached", st.c(CR310_9), card=bid, **{"from": b.props.pop("attached_to")})
         for cid, clause in to_graveyard:
             leave_battlefield(st, cid, "graveyard", clause)
+    st.lost.update(losers + drew_from_empty)  # 704.3: at once (104.4a: all of them at once is a draw)
     for p in losers:
         _lose(st, p)
+    for p in drew_from_empty:
+        _lose(st, p, st.c(CR121_4))
     return True
 
 

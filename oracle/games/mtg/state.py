@@ -46,6 +46,7 @@ class State:
     life: dict[str, int]
     team: dict[str, str]
     lost: set[str] = field(default_factory=set)
+    drew_from_empty: set[str] = field(default_factory=set)  # 121.4: tried to draw from an empty library
     step: str = "main"             # main | declare_attackers | declare_blockers | combat_damage | end_combat | main2
     stack: list[StackItem] = field(default_factory=list)   # bottom first
     pending: list[StackItem] = field(default_factory=list)  # triggered, not yet on the stack
