@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
@@ -147,6 +148,26 @@ def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> Le
 
 INT_DIGITS = len(str(INT_MAX))
 """Digits of :data:`oracle.limits.INT_MAX`: an integer literal with fewer cannot be past it."""
+LONG_DIGITS = re.compile(rb"[0-9]{%d}" % INT_DIGITS)
+"""A run of that many digits anywhere in a line (a superset of the integer literals that long)."""
+
+
+def _malformed(line: bytes, exc: ValueError, data: Any, model: Any) -> CaseReply | LegalityReply | None:
+    """The reply to a line that is not JSON or not a request (``None`` for ``bye``)."""
+    if not isinstance(exc, ValidationError):
+        data = None
+        model = CaseRequest
+        try:
+            CaseRequest.model_validate_json(line)
+        except ValidationError as invalid:
+            exc = invalid
+    assert isinstance(exc, ValidationError)
+    if isinstance(data, dict) and data.get("type") == "bye":
+        return None
+    rid = str(data.get("id", "")) if isinstance(data, dict) else ""
+    why = (f"malformed request ({exc.error_count()} problem(s): "
+           f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
+    return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
 
 
 def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) -> CaseReply | LegalityReply | None:
@@ -163,25 +184,24 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
             long_ints.append(text)
         return int(text)
 
+    # The common case in one pass (pydantic's JSON parser, the model guessed from the bytes: a request it
+    # validates has that type); a line it refuses takes the path below, whose replies say what is wrong.
+    model: Any = LegalityRequest if b'"legality"' in line else CaseRequest
+    request: Any = None
     try:
-        data = json.loads(line, parse_int=parse_int)
-        model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
-        request = model.model_validate(data)  # parsed once: JSON to Python, then checked
-    except ValueError as exc:  # not JSON, or a ValidationError (a ValueError)
-        if not isinstance(exc, ValidationError):
-            data = None
-            model = CaseRequest
-            try:
-                CaseRequest.model_validate_json(line)
-            except ValidationError as invalid:
-                exc = invalid
-        assert isinstance(exc, ValidationError)
-        if isinstance(data, dict) and data.get("type") == "bye":
-            return None
-        rid = str(data.get("id", "")) if isinstance(data, dict) else ""
-        why = (f"malformed request ({exc.error_count()} problem(s): "
-               f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
-        return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
+        request = model.model_validate_json(line)
+    except ValueError:
+        pass
+    else:
+        if LONG_DIGITS.search(line):  # maybe an integer literal as long as INT_MAX: the walk below says
+            long_ints.append("")
+    if request is None:
+        try:
+            data = json.loads(line, parse_int=parse_int)
+            model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
+            request = model.model_validate(data)  # parsed once: JSON to Python, then checked
+        except ValueError as exc:  # not JSON, or a ValidationError (a ValueError)
+            return _malformed(line, exc, data, model)
     too_big = check_setup_sizes(request.setup)
     if long_ints:  # no integer literal of the line has as many digits as INT_MAX: none is larger
         too_big += check_ints(request.setup, ("setup",))

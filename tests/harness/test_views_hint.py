@@ -139,3 +139,18 @@ def test_integers_near_the_limit_are_told_apart_exactly():
     assert "too large" not in (error(-(2 ** 53)) or "")
     assert "setup.turn: the number 9007199254740993 is too large" in error(2 ** 53 + 1)
     assert "the number -9007199254740993 is too large" in error(-(2 ** 53 + 1))
+
+
+def test_long_digit_runs_outside_integers_are_no_error_and_legality_lines_are_read_as_legality():
+    """``serve`` reads a line in one pass when pydantic's parser takes it: a run of digits in a string (the
+    gate of the walk for integers past 2**53) is no error, and a legality query is answered as one."""
+    setup = {"active": "alice", "players": {"alice": {"deck": 3}, "bob": {}}, "note": "12345678901234567890123"}
+    case = {"type": "case", "schema_version": 1, "id": "99999999999999999999", "game": "ijinden",
+            "ruleset": "ijinden-rulecard-2.0-231225", "setup": setup, "script": [], "cards": {}}
+    reply = answer(json.dumps(case).encode(), GAMES)
+    assert reply.error is None and reply.id == "99999999999999999999"
+    query = {**case, "type": "legality", "id": "q", "decision": {"player": "alice", "kind": "no_such_kind"}}
+    legal = answer(json.dumps(query).encode(), GAMES)
+    assert type(legal).__name__ == "LegalityReply" and legal.id == "q" and legal.accepted is False
+    spaced = json.dumps(query, indent=1).replace("\n", " ").encode()  # the same query, other bytes
+    assert answer(spaced, GAMES) == legal
