@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
@@ -148,8 +147,15 @@ def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> Le
 
 INT_DIGITS = len(str(INT_MAX))
 """Digits of :data:`oracle.limits.INT_MAX`: an integer literal with fewer cannot be past it."""
-LONG_DIGITS = re.compile(rb"[0-9]{%d}" % INT_DIGITS)
-"""A run of that many digits anywhere in a line (a superset of the integer literals that long)."""
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * INT_DIGITS
+
+
+def long_digit_run(line: bytes) -> bool:
+    """Whether a run of :data:`INT_DIGITS` digits is anywhere in ``line`` (a superset of the integer literals
+    that long): every digit made ``0``, anything else a space, then one substring search (a regular
+    expression costs ten times more on a request of cards)."""
+    return _LONG_RUN in line.translate(_DIGITS_ONLY)
 
 
 def _malformed(line: bytes, exc: ValueError, data: Any, model: Any) -> CaseReply | LegalityReply | None:
@@ -193,7 +199,7 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
     except ValueError:
         pass
     else:
-        if LONG_DIGITS.search(line):  # maybe an integer literal as long as INT_MAX: the walk below says
+        if long_digit_run(line):  # maybe an integer literal as long as INT_MAX: the walk below says
             long_ints.append("")
     if request is None:
         try:

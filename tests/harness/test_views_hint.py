@@ -154,3 +154,13 @@ def test_long_digit_runs_outside_integers_are_no_error_and_legality_lines_are_re
     assert type(legal).__name__ == "LegalityReply" and legal.id == "q" and legal.accepted is False
     spaced = json.dumps(query, indent=1).replace("\n", " ").encode()  # the same query, other bytes
     assert answer(spaced, GAMES) == legal
+
+
+def test_the_gate_of_the_walk_for_long_integers_finds_every_run_that_long():
+    from oracle.harness.serve import INT_DIGITS, long_digit_run
+
+    n = INT_DIGITS
+    assert long_digit_run(b'{"a": ' + b"1" * n + b"}") and long_digit_run(b'{"a": -' + b"9" * n + b"}")
+    assert long_digit_run(b'{"a": "x' + b"0123456789" * 2 + b'"}')
+    assert not long_digit_run(b'{"a": ' + b"1" * (n - 1) + b', "b": ' + b"2" * (n - 1) + b"}")
+    assert not long_digit_run(b'{"a": ' + b"1" * (n - 1) + b"." + b"1" * (n - 1) + b"}")
