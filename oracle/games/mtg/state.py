@@ -90,22 +90,24 @@ class State:
         return self.board.cards[cid]
 
     def battlefield(self) -> list[Card]:
-        return [c for p in self.board.players for c in self.board.in_zone(p, "battlefield")]
+        cards, zones = self.board.cards, self.board.zones
+        return [cards[c] for p in self.board.players for c in zones[(p, "battlefield")]]
 
     def face_def(self, c: Card) -> dict[str, Any]:
         """The copiable values: a copied card's front face, else this card's current face."""
-        src = c.props.get("copy_of")
+        props = c.props
+        src = props.get("copy_of")
         if src is not None:
             return self.cards_def.get(src, {})
         d = self.cards_def.get(c.name or "", {})
-        if c.props.get("face") == "back" and d.get("back"):
+        if props.get("face") == "back" and d.get("back"):
             return d["back"]
         return d
 
     def types(self, c: Card) -> list[str]:
         d = self.face_def(c)
-        out = list(d.get("types", []))
-        for kind, arg in c.props.get("type_effects", []):
+        out = list(d.get("types", ()))
+        for kind, arg in c.props.get("type_effects", ()):
             if kind == "add":
                 out += [t for t in arg if t not in out]
             elif kind == "set":
