@@ -115,9 +115,10 @@ class State:
         return out
 
     def subtypes(self, c: Card) -> list[str]:
-        if any(k == "set" for k, _ in c.props.get("type_effects", [])):
-            return []
-        return list(self.face_def(c).get("subtypes", []))
+        for k, _ in c.props.get("type_effects", ()):
+            if k == "set":
+                return []
+        return list(self.face_def(c).get("subtypes", ()))
 
     def is_battle(self, c: Card) -> bool:
         return "battle" in self.types(c)
@@ -218,15 +219,16 @@ def card_of_setup(st: State, cs: dict[str, Any], pid: str, zone: str) -> Card:
         c.props["toughness_set"] = cs["toughness"]
     if zone == "battlefield":
         c.controller = cs.get("controller") or pid
-        if st.is_battle(c):
+        types = st.types(c)  # read once: nothing below changes them
+        if "battle" in types:
             if "defense" not in c.counters:  # as if it had entered: 310.4b
                 c.counters["defense"] = cs.get("defense") if cs.get("defense") is not None else (face_d.get("defense") or 0)
             prot = cs.get("protector")
-            if prot is None and not st.is_siege(c) and not st.subtypes(c):
+            if prot is None and not st.subtypes(c):  # no subtype: no Siege either (is_siege)
                 prot = c.controller  # 310.8a
             c.props["protector"] = prot
         if cs.get("attached_to"):
             c.props["attached_to"] = cs["attached_to"]
-        if st.is_planeswalker(c) and "loyalty" not in c.counters:
+        if "planeswalker" in types and "loyalty" not in c.counters:
             c.counters["loyalty"] = face_d.get("props", {}).get("loyalty", 0)
     return c
