@@ -105,6 +105,12 @@ class State:
     def abilities(self, card: Card) -> list[tuple[str, Any]]:
         """Own, gained this turn, and granted: 足利義満's 航海 for your Ijin with power >= 3000."""
         out = self.own_abilities(card)
+        out += self.granted(card)
+        return out
+
+    def granted(self, card: Card) -> list[tuple[str, Any]]:
+        """The abilities other cards grant it now (:meth:`abilities` beyond its own)."""
+        out: list[tuple[str, Any]] = []
         if card.zone == "battlefield" and self.is_ijin(card):
             grants = [(name, params) for source in self.on_battlefield(card.controller)
                       for name, params in source.abilities if name == "grant_voyage" or name == "grant_by_power"]
