@@ -190,8 +190,9 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
             long_ints.append(text)
         return int(text)
 
-    # The common case in one pass (pydantic's JSON parser, the model guessed from the bytes: a request it
-    # validates has that type); a line it refuses takes the path below, whose replies say what is wrong.
+    # The common case in one pass (pydantic's JSON parser, the model guessed from the bytes); a line it
+    # refuses, or a legality query without its "type" (read below as a case request), takes the path below,
+    # whose replies say what is wrong.
     model: Any = LegalityRequest if b'"legality"' in line else CaseRequest
     request: Any = None
     try:
@@ -199,7 +200,9 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
     except ValueError:
         pass
     else:
-        if long_digit_run(line):  # maybe an integer literal as long as INT_MAX: the walk below says
+        if model is LegalityRequest and "type" not in request.model_fields_set:
+            request = None
+        elif long_digit_run(line):  # maybe an integer literal as long as INT_MAX: the walk below says
             long_ints.append("")
     if request is None:
         try:

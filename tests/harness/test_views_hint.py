@@ -164,3 +164,13 @@ def test_the_gate_of_the_walk_for_long_integers_finds_every_run_that_long():
     assert long_digit_run(b'{"a": "x' + b"0123456789" * 2 + b'"}')
     assert not long_digit_run(b'{"a": ' + b"1" * (n - 1) + b', "b": ' + b"2" * (n - 1) + b"}")
     assert not long_digit_run(b'{"a": ' + b"1" * (n - 1) + b"." + b"1" * (n - 1) + b"}")
+
+
+def test_a_legality_query_without_its_type_is_read_as_a_case_request_as_before():
+    """Only ``"type": "legality"`` makes a line a legality query; without it the line is a case request (and a
+    legality-shaped one is malformed), whatever else the line says."""
+    query = {"id": "legality", "game": "ijinden", "ruleset": "ijinden-rulecard-2.0-231225",
+             "setup": {"active": "alice", "players": {"alice": {"deck": 3}, "bob": {}}}, "script": [], "cards": {},
+             "decision": {"player": "alice", "kind": "no_such_kind"}}
+    reply = answer(json.dumps(query).encode(), GAMES)
+    assert type(reply).__name__ == "CaseReply" and reply.error and "malformed request" in reply.error
