@@ -39,13 +39,19 @@ REFUSED_SAMPLE = 200
 """Pseudo-legal candidates looked at for refused ones at a point."""
 
 
-def request(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]],
-            case_id: str = "generated") -> CaseRequest:
-    """The request an engine sees for this board and script (the card definitions it uses)."""
+def card_definitions(game: str, setup: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The card pool's definitions of the cards of a board, by name."""
     pool = facts(game).pool
     names = sorted({c["card"] for p in setup["players"].values() for z in p.values() if isinstance(z, list)
                     for c in z})
-    cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}
+    return {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}
+
+
+def request(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]],
+            case_id: str = "generated", cards: dict[str, dict[str, Any]] | None = None) -> CaseRequest:
+    """The request an engine sees for this board and script (the card definitions it uses; ``cards``: those
+    :func:`card_definitions` gave for this board already -- the engines only read them)."""
+    cards = card_definitions(game, setup) if cards is None else cards
     return CaseRequest(id=case_id, game=game, ruleset=ruleset, setup=setup, script=script, cards=cards)
 
 
@@ -71,23 +77,24 @@ def refused_candidates(f: GameFacts, p: legality.Pending) -> dict[str, list[lega
     return out
 
 
-def _may_end(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]]) -> CaseReply | None:
+def _may_end(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]],
+             cards: dict[str, dict[str, Any]] | None = None) -> CaseReply | None:
     """The reference engine's reply when the case may end here, else None: an open point lets the script run
     out, but the engine may then go on to a decision that is not optional (Magic's passes at an open point
     lead on to the next step)."""
     try:
-        return registry.get(game).run(request(game, ruleset, setup, script))
+        return registry.get(game).run(request(game, ruleset, setup, script, cards=cards))
     except ScriptError:
         return None
 
 
 def _left_out_before(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]],
-                     entry: dict[str, Any]) -> bool:
+                     entry: dict[str, Any], cards: dict[str, dict[str, Any]] | None = None) -> bool:
     """Whether the game's shorthand reads ``entry`` after ``script`` as decisions left out and then ``entry``
     at a later point (Magic: another player's pass where one has priority is an implied pass first), rather
     than as a decision refused where the run stands."""
     try:
-        out = registry.get(game).explicit_script(request(game, ruleset, setup, [*script, entry]))
+        out = registry.get(game).explicit_script(request(game, ruleset, setup, [*script, entry], cards=cards))
     except OracleError:
         return False
     return len(out) > len(script) + 1
@@ -169,11 +176,17 @@ def draw_script(draw, game: str, ruleset: str, setup: dict[str, Any],
 
 
 def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
-                          hint: tuple[dict[str, Any], ...] = ()) -> tuple[list[dict[str, Any]], CaseReply]:
+                          hint: tuple[dict[str, Any], ...] = (), *,
+                          unplayable_rejected: bool = False) -> tuple[list[dict[str, Any]], CaseReply]:
     """:func:`draw_script`, and the reference engine's reply to the whole script (when the script stopped at
     an open point, the run that showed it may end there). A script the engine reads otherwise than the run
-    that built it (an entry accepted there, refused here, or the other way round) is rejected."""
+    that built it (an entry accepted there, refused here, or the other way round) is rejected.
+    ``unplayable_rejected``: a board the engine refuses (an :class:`OracleError` before its first decision
+    point, as :func:`oracle.core.legality.pending` would raise at entry 0) is rejected too, found by the same
+    run rather than one of its own."""
     f = facts(game)
+    cards = card_definitions(game, setup)  # once per board: every request of this board carries them
+    asked = False  # whether the run reached a point (the chooser was called)
     players = players_of(setup)
     objects = (*players, *sorted({c["id"] for q in setup["players"].values() for z in q.values()
                                   if isinstance(z, list) for c in z}))
@@ -183,7 +196,8 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
     ended: list[CaseReply] = []
 
     def choose(p: legality.Pending) -> dict[str, Any] | None:
-        nonlocal refused_last
+        nonlocal refused_last, asked
+        asked = True
         # not right after a refused entry: an engine that goes on by itself at an open point (Magic's passes)
         # would show events after the refusal with no decision between, which reads as a refusal that changed
         # something
@@ -191,7 +205,7 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
         # a mutated golden board plays on while its case's script has entries: the case's own end first
         if p.optional and script and not refused_last and \
                 (full or (len(script) >= len(hint) and draw(ints(0, STOP_ONE_IN - 1)) == 0)):
-            reply = _may_end(game, ruleset, setup, script)
+            reply = _may_end(game, ruleset, setup, script, cards)
             if reply is not None:
                 ended.append(reply)
                 return None  # shrinks to stopping: fewer decisions
@@ -204,7 +218,7 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
             if one_in(draw, ILLEGAL_ONE_IN):
                 entry = illegal(draw, f, p, players, objects)
         if entry is not None and f.shorthand and p.judge(entry) is not None \
-                and _left_out_before(game, ruleset, setup, script, entry):
+                and _left_out_before(game, ruleset, setup, script, entry, cards):
             entry = None  # the game would not refuse it here but take decisions left out first: a legal one
         if entry is None:
             p = legality.enumerate_legal(p, limit=LISTED) if not p.legal else p
@@ -219,14 +233,18 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
         return entry
 
     try:
-        legality.drive(request(game, ruleset, setup, []), choose, listed=None)
+        legality.drive(request(game, ruleset, setup, [], cards=cards), choose, listed=None)
     except ScriptError:  # the engine cannot play this board as the points it asked said: not a case
         reject()
+    except OracleError:
+        if unplayable_rejected and not asked:  # the board itself is refused: not a case
+            reject()
+        raise
     if ended:
         reply = ended[0]
     else:
         try:
-            reply = registry.get(game).run(request(game, ruleset, setup, script))
+            reply = registry.get(game).run(request(game, ruleset, setup, script, cards=cards))
         except ScriptError:  # the script ran out where the run that built it saw an open point: not a case
             reject()
     # A game with a shorthand may read the finished script otherwise than the run that built it, entry by

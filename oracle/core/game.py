@@ -8,7 +8,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol, TypeVar
 
-from ..model import CaseReply, CaseRequest, Checkpoint, DecisionOutcome, TraceEntry
+from ..model import CaseReply, CaseRequest, Checkpoint, DecisionOutcome
 from .errors import ScriptError
 from .script import DecisionPoint, GameOver, Script, Stopped
 from .trace import Trace
@@ -142,8 +142,7 @@ def run_procedure(
         outcomes = outcomes + [("not_asked", None)] * (len(script.decisions) - script.cursor)
         if opts.checkpoints:
             script.checkpoints += [final] * (len(script.decisions) + 1 - len(script.checkpoints))
-    entries = [built(TraceEntry, {"moment": e.moment, "kind": e.kind, "args": e.args, "clause": e.clause})
-               for e in trace.entries]
+    entries = list(trace.entries)  # TraceEntry models already (Trace.emit)
     decisions = [built(DecisionOutcome, {"at": i, "outcome": o, "reason": r})
                  for i, (o, r) in enumerate(outcomes)] if opts is not DEFAULT or stop_on_script_error else None
     checkpoints = [built(Checkpoint, {"after": i - 1, "state": st}) for i, st in enumerate(script.checkpoints)] \

@@ -6,16 +6,17 @@ Simultaneity is explicit: what the rules make simultaneous is emitted inside one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..model import TraceEntry
 
-@dataclass(slots=True)
-class Entry:
-    moment: int
-    kind: str
-    args: dict[str, Any]
-    clause: str
+Entry = TraceEntry
+"""A trace entry is the protocol's :class:`~oracle.model.TraceEntry` from the start (built as
+:func:`oracle.core.game.built` builds the reference's output: every field named, nothing to validate), so a
+reply carries the entries as they were emitted."""
+
+_new = TraceEntry.__new__
+_setattr = object.__setattr__
 
 
 class Trace:
@@ -30,7 +31,11 @@ class Trace:
         """Record one event; outside a ``simultaneous`` block it is a moment of its own."""
         if self._depth == 0:
             self._moment += 1
-        entry = Entry(self._moment, kind, args, clause)
+        entry = _new(TraceEntry)
+        _setattr(entry, "__dict__", {"moment": self._moment, "kind": kind, "args": args, "clause": clause})
+        _setattr(entry, "__pydantic_fields_set__", {"moment", "kind", "args", "clause"})
+        _setattr(entry, "__pydantic_extra__", None)
+        _setattr(entry, "__pydantic_private__", None)
         self.entries.append(entry)
         return entry
 

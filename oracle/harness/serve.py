@@ -147,6 +147,33 @@ def legality(request: LegalityRequest, behaviour: Behaviour = Behaviour()) -> Le
 
 INT_DIGITS = len(str(INT_MAX))
 """Digits of :data:`oracle.limits.INT_MAX`: an integer literal with fewer cannot be past it."""
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * INT_DIGITS
+
+
+def long_digit_run(line: bytes) -> bool:
+    """Whether a run of :data:`INT_DIGITS` digits is anywhere in ``line`` (a superset of the integer literals
+    that long): every digit made ``0``, anything else a space, then one substring search (a regular
+    expression costs ten times more on a request of cards)."""
+    return _LONG_RUN in line.translate(_DIGITS_ONLY)
+
+
+def _malformed(line: bytes, exc: ValueError, data: Any, model: Any) -> CaseReply | LegalityReply | None:
+    """The reply to a line that is not JSON or not a request (``None`` for ``bye``)."""
+    if not isinstance(exc, ValidationError):
+        data = None
+        model = CaseRequest
+        try:
+            CaseRequest.model_validate_json(line)
+        except ValidationError as invalid:
+            exc = invalid
+    assert isinstance(exc, ValidationError)
+    if isinstance(data, dict) and data.get("type") == "bye":
+        return None
+    rid = str(data.get("id", "")) if isinstance(data, dict) else ""
+    why = (f"malformed request ({exc.error_count()} problem(s): "
+           f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
+    return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
 
 
 def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) -> CaseReply | LegalityReply | None:
@@ -163,25 +190,27 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
             long_ints.append(text)
         return int(text)
 
+    # The common case in one pass (pydantic's JSON parser, the model guessed from the bytes); a line it
+    # refuses, or a legality query without its "type" (read below as a case request), takes the path below,
+    # whose replies say what is wrong.
+    model: Any = LegalityRequest if b'"legality"' in line else CaseRequest
+    request: Any = None
     try:
-        data = json.loads(line, parse_int=parse_int)
-        model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
-        request = model.model_validate(data)  # parsed once: JSON to Python, then checked
-    except ValueError as exc:  # not JSON, or a ValidationError (a ValueError)
-        if not isinstance(exc, ValidationError):
-            data = None
-            model = CaseRequest
-            try:
-                CaseRequest.model_validate_json(line)
-            except ValidationError as invalid:
-                exc = invalid
-        assert isinstance(exc, ValidationError)
-        if isinstance(data, dict) and data.get("type") == "bye":
-            return None
-        rid = str(data.get("id", "")) if isinstance(data, dict) else ""
-        why = (f"malformed request ({exc.error_count()} problem(s): "
-               f"{exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))}): {jsonl.trim(line)}")
-        return LegalityReply(id=rid, error=why) if model is LegalityRequest else CaseReply(id=rid, error=why)
+        request = model.model_validate_json(line)
+    except ValueError:
+        pass
+    else:
+        if model is LegalityRequest and "type" not in request.model_fields_set:
+            request = None
+        elif long_digit_run(line):  # maybe an integer literal as long as INT_MAX: the walk below says
+            long_ints.append("")
+    if request is None:
+        try:
+            data = json.loads(line, parse_int=parse_int)
+            model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
+            request = model.model_validate(data)  # parsed once: JSON to Python, then checked
+        except ValueError as exc:  # not JSON, or a ValidationError (a ValueError)
+            return _malformed(line, exc, data, model)
     too_big = check_setup_sizes(request.setup)
     if long_ints:  # no integer literal of the line has as many digits as INT_MAX: none is larger
         too_big += check_ints(request.setup, ("setup",))

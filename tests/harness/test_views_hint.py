@@ -139,3 +139,38 @@ def test_integers_near_the_limit_are_told_apart_exactly():
     assert "too large" not in (error(-(2 ** 53)) or "")
     assert "setup.turn: the number 9007199254740993 is too large" in error(2 ** 53 + 1)
     assert "the number -9007199254740993 is too large" in error(-(2 ** 53 + 1))
+
+
+def test_long_digit_runs_outside_integers_are_no_error_and_legality_lines_are_read_as_legality():
+    """``serve`` reads a line in one pass when pydantic's parser takes it: a run of digits in a string (the
+    gate of the walk for integers past 2**53) is no error, and a legality query is answered as one."""
+    setup = {"active": "alice", "players": {"alice": {"deck": 3}, "bob": {}}, "note": "12345678901234567890123"}
+    case = {"type": "case", "schema_version": 1, "id": "99999999999999999999", "game": "ijinden",
+            "ruleset": "ijinden-rulecard-2.0-231225", "setup": setup, "script": [], "cards": {}}
+    reply = answer(json.dumps(case).encode(), GAMES)
+    assert reply.error is None and reply.id == "99999999999999999999"
+    query = {**case, "type": "legality", "id": "q", "decision": {"player": "alice", "kind": "no_such_kind"}}
+    legal = answer(json.dumps(query).encode(), GAMES)
+    assert type(legal).__name__ == "LegalityReply" and legal.id == "q" and legal.accepted is False
+    spaced = json.dumps(query, indent=1).replace("\n", " ").encode()  # the same query, other bytes
+    assert answer(spaced, GAMES) == legal
+
+
+def test_the_gate_of_the_walk_for_long_integers_finds_every_run_that_long():
+    from oracle.harness.serve import INT_DIGITS, long_digit_run
+
+    n = INT_DIGITS
+    assert long_digit_run(b'{"a": ' + b"1" * n + b"}") and long_digit_run(b'{"a": -' + b"9" * n + b"}")
+    assert long_digit_run(b'{"a": "x' + b"0123456789" * 2 + b'"}')
+    assert not long_digit_run(b'{"a": ' + b"1" * (n - 1) + b', "b": ' + b"2" * (n - 1) + b"}")
+    assert not long_digit_run(b'{"a": ' + b"1" * (n - 1) + b"." + b"1" * (n - 1) + b"}")
+
+
+def test_a_legality_query_without_its_type_is_read_as_a_case_request_as_before():
+    """Only ``"type": "legality"`` makes a line a legality query; without it the line is a case request (and a
+    legality-shaped one is malformed), whatever else the line says."""
+    query = {"id": "legality", "game": "ijinden", "ruleset": "ijinden-rulecard-2.0-231225",
+             "setup": {"active": "alice", "players": {"alice": {"deck": 3}, "bob": {}}}, "script": [], "cards": {},
+             "decision": {"player": "alice", "kind": "no_such_kind"}}
+    reply = answer(json.dumps(query).encode(), GAMES)
+    assert type(reply).__name__ == "CaseReply" and reply.error and "malformed request" in reply.error

@@ -177,7 +177,7 @@ class Procedure:
     def _granted(self, card_id: str) -> set[str]:
         card = self.state.card(card_id)
         own = {a for a, _ in self.state.own_abilities(card)}
-        return {a for a, _ in self.state.abilities(card)} - own
+        return {a for a, _ in self.state.granted(card)} - own  # abilities() is own + granted
 
     def _validate_blockers(self, d: Decision) -> dict[str, list[str]]:
         """B1: awake Ijin or guardians of the defender, each assigned to one attacker; pressure N needs N."""

@@ -65,23 +65,29 @@ class State:
         return self.board.cards[card_id]
 
     def on_battlefield(self, player: str | None = None) -> list[Card]:
-        players = [player] if player else self.board.players
-        return [c for p in players for c in self.board.in_zone(p, "battlefield")]
+        cards, zones = self.board.cards, self.board.zones
+        if player:
+            return [cards[c] for c in zones[(player, "battlefield")]]
+        return [cards[c] for p in self.board.players for c in zones[(p, "battlefield")]]
 
     @staticmethod
     def types(card: Card) -> list[str]:
         return card.definition.get("types", [])
 
     def is_guardian(self, card: Card) -> bool:
-        return "guardian" in self.types(card)
+        return "guardian" in card.definition.get("types", [])
 
     def arena_applies(self, card: Card) -> bool:
         """円形闘技場: during its controller's turn, that player's guardians on the battlefield are Ijin."""
-        return (card.zone == "battlefield" and self.is_guardian(card) and card.controller == self.active
-                and any(c.has("arena") for c in self.on_battlefield(card.controller)))
+        if card.zone != "battlefield" or "guardian" not in card.definition.get("types", []) \
+                or card.controller != self.board.active:
+            return False
+        cards = self.board.cards
+        return any(a == "arena" for c in self.board.zones[(card.controller, "battlefield")]
+                   for a, _ in cards[c].abilities)
 
     def is_ijin(self, card: Card) -> bool:
-        return "ijin" in self.types(card) or self.arena_applies(card)
+        return "ijin" in card.definition.get("types", []) or self.arena_applies(card)
 
     def is_attacker(self, card_id: str) -> bool:
         return self.battle is not None and card_id in self.battle.attackers
@@ -99,10 +105,18 @@ class State:
     def abilities(self, card: Card) -> list[tuple[str, Any]]:
         """Own, gained this turn, and granted: 足利義満's 航海 for your Ijin with power >= 3000."""
         out = self.own_abilities(card)
+        out += self.granted(card)
+        return out
+
+    def granted(self, card: Card) -> list[tuple[str, Any]]:
+        """The abilities other cards grant it now (:meth:`abilities` beyond its own)."""
+        out: list[tuple[str, Any]] = []
         if card.zone == "battlefield" and self.is_ijin(card):
-            power = self.power(card)
-            for source in self.on_battlefield(card.controller):
-                for name, params in source.abilities:
+            grants = [(name, params) for source in self.on_battlefield(card.controller)
+                      for name, params in source.abilities if name == "grant_voyage" or name == "grant_by_power"]
+            if grants:  # the power is read only where something grants by it
+                power = self.power(card)
+                for name, params in grants:
                     if name == "grant_voyage" and power >= params.get("min_power", 0):
                         out.append(("voyage_draw", params.get("draw", 1)))
                     elif name == "grant_by_power" and power >= params.get("min_power", 0):
@@ -120,13 +134,14 @@ class State:
         total = base or 0
         if card.zone == "battlefield":
             total += self.modifiers.get(card.id, 0)
-        b = self.battle
-        if b is not None and card.zone == "battlefield":
-            own = self.own_abilities(card)
-            if b.attack_plus and card.id in b.chosen and (card.id in b.attackers or not b.a3_done):
-                total += sum(p for a, p in own if a == "attack_plus")
-            if b.block_plus and card.id in b.blockers_chosen and (not b.b3_done or b.blocker_of(card.id) is not None):
-                total += sum(p for a, p in own if a == "block_plus")
+            b = self.battle
+            if b is not None and ((b.attack_plus and card.id in b.chosen) or (b.block_plus and card.id in b.blockers_chosen)):
+                own = self.own_abilities(card)
+                if b.attack_plus and card.id in b.chosen and (card.id in b.attackers or not b.a3_done):
+                    total += sum(p for a, p in own if a == "attack_plus")
+                if b.block_plus and card.id in b.blockers_chosen and \
+                        (not b.b3_done or b.blocker_of(card.id) is not None):
+                    total += sum(p for a, p in own if a == "block_plus")
         return total
 
     def battle_power(self, card: Card) -> int:

@@ -35,7 +35,8 @@ def _check_once(st: State, script: Script) -> bool:
     unattach: list[str] = []
     protectors: list[tuple[str, str]] = []
     for c in st.battlefield():
-        if st.is_creature(c):
+        types = st.types(c)  # once per permanent and check (is_creature, is_planeswalker, is_battle read them)
+        if "creature" in types:
             _, t = st.pt(c)
             if t <= 0:
                 to_graveyard.append((c.id, st.c(CR704_5F)))
@@ -43,10 +44,10 @@ def _check_once(st: State, script: Script) -> bool:
             if c.props.get("damage", 0) >= t > 0:
                 to_graveyard.append((c.id, st.c(CR704_5G)))
                 continue
-        if st.is_planeswalker(c) and c.counters.get("loyalty", 0) <= 0:
+        if "planeswalker" in types and c.counters.get("loyalty", 0) <= 0:
             to_graveyard.append((c.id, st.c(CR704_5I)))
             continue
-        if not st.is_battle(c):
+        if "battle" not in types:
             continue
         if c.props.get("attached_to"):
             unattach.append(c.id)  # 310.9

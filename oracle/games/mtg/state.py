@@ -91,22 +91,24 @@ class State:
         return self.board.cards[cid]
 
     def battlefield(self) -> list[Card]:
-        return [c for p in self.board.players for c in self.board.in_zone(p, "battlefield")]
+        cards, zones = self.board.cards, self.board.zones
+        return [cards[c] for p in self.board.players for c in zones[(p, "battlefield")]]
 
     def face_def(self, c: Card) -> dict[str, Any]:
         """The copiable values: a copied card's front face, else this card's current face."""
-        src = c.props.get("copy_of")
+        props = c.props
+        src = props.get("copy_of")
         if src is not None:
             return self.cards_def.get(src, {})
         d = self.cards_def.get(c.name or "", {})
-        if c.props.get("face") == "back" and d.get("back"):
+        if props.get("face") == "back" and d.get("back"):
             return d["back"]
         return d
 
     def types(self, c: Card) -> list[str]:
         d = self.face_def(c)
-        out = list(d.get("types", []))
-        for kind, arg in c.props.get("type_effects", []):
+        out = list(d.get("types", ()))
+        for kind, arg in c.props.get("type_effects", ()):
             if kind == "add":
                 out += [t for t in arg if t not in out]
             elif kind == "set":
@@ -114,9 +116,10 @@ class State:
         return out
 
     def subtypes(self, c: Card) -> list[str]:
-        if any(k == "set" for k, _ in c.props.get("type_effects", [])):
-            return []
-        return list(self.face_def(c).get("subtypes", []))
+        for k, _ in c.props.get("type_effects", ()):
+            if k == "set":
+                return []
+        return list(self.face_def(c).get("subtypes", ()))
 
     def is_battle(self, c: Card) -> bool:
         return "battle" in self.types(c)
@@ -217,15 +220,16 @@ def card_of_setup(st: State, cs: dict[str, Any], pid: str, zone: str) -> Card:
         c.props["toughness_set"] = cs["toughness"]
     if zone == "battlefield":
         c.controller = cs.get("controller") or pid
-        if st.is_battle(c):
+        types = st.types(c)  # read once: nothing below changes them
+        if "battle" in types:
             if "defense" not in c.counters:  # as if it had entered: 310.4b
                 c.counters["defense"] = cs.get("defense") if cs.get("defense") is not None else (face_d.get("defense") or 0)
             prot = cs.get("protector")
-            if prot is None and not st.is_siege(c) and not st.subtypes(c):
+            if prot is None and not st.subtypes(c):  # no subtype: no Siege either (is_siege)
                 prot = c.controller  # 310.8a
             c.props["protector"] = prot
         if cs.get("attached_to"):
             c.props["attached_to"] = cs["attached_to"]
-        if st.is_planeswalker(c) and "loyalty" not in c.counters:
+        if "planeswalker" in types and "loyalty" not in c.counters:
             c.counters["loyalty"] = face_d.get("props", {}).get("loyalty", 0)
     return c
