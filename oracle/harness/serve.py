@@ -272,8 +272,10 @@ def _lines(stdin: BinaryIO) -> Iterator[bytes]:
 def _dump(reply: CaseReply | LegalityReply) -> bytes:
     try:
         return jsonl.encode(reply)
-    except Exception as exc:  # e.g. a value JSON cannot hold
-        return jsonl.encode(type(reply)(id=reply.id, error=f"reply cannot be written as JSON: {exc}"))
+    except Exception as exc:  # e.g. a value JSON cannot hold, or an id with a lone surrogate (UTF-8 cannot)
+        error = type(reply)(id=reply.id, error=f"reply cannot be written as JSON: {exc}")
+        # ensure_ascii writes a lone surrogate as its \\uXXXX escape: the line is JSON, and the id the one sent
+        return json.dumps(error.model_dump(mode="python"), ensure_ascii=True).encode("ascii") + b"\n"
 
 
 def main(args: argparse.Namespace) -> int:

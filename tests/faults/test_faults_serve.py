@@ -33,6 +33,8 @@ def _with(**setup) -> bytes:
     (b"not json at all", "malformed request"),
     (b'{"type": "case", "id": "\xff\xfe"}', "malformed request"),
     (b'{"type": "case", "id": "n", "setup": {"x": 1' + b"0" * 5000 + b"}}", "malformed request"),
+    (b'{"type": "case", "id": "a\\ud800"}', "cannot be written as JSON"),
+    (json.dumps({**GOOD, "id": "lone\ud800"}).encode(), "cannot be written as JSON"),
 ])
 def test_a_bad_request_is_answered_and_serving_goes_on(line, words):
     """Defect 9: 1,000+ levels of nesting raised RecursionError and serve exited; defect 2: a huge deck
