@@ -191,17 +191,22 @@ def test_a_refusal_on_an_entry_never_asked_is_not_checkable_without_legality():
     assert compare(c, reply(trace=t), hello()).status == "not_checkable"
 
 
-def test_the_legality_query_checks_a_refusal_the_engine_never_asked_for():
-    c = case({"rejected": {"at": 0, "reason": "attacker_sleeping"}}, SCRIPT2)
-    r = reply(trace=[], decisions=outcomes((0, "not_asked", None), (1, "automatic", None)))
-    h = hello("final", capabilities=["legality"])
-    asked = []
 
+def _asker(asked: list[int]):
+    """A legality query that answers ``answer`` and records the entries it was asked about in ``asked``."""
     def ask(answer):
         def f(at):
             asked.append(at)
             return answer
         return f
+    return ask
+
+def test_the_legality_query_checks_a_refusal_the_engine_never_asked_for():
+    c = case({"rejected": {"at": 0, "reason": "attacker_sleeping"}}, SCRIPT2)
+    r = reply(trace=[], decisions=outcomes((0, "not_asked", None), (1, "automatic", None)))
+    h = hello("final", capabilities=["legality"])
+    asked: list[int] = []
+    ask = _asker(asked)
 
     v = compare(c, r, h, ask(LegalityReply(id="q", accepted=False, reason="attacker_sleeping")))
     assert v.status == "pass" and asked == [0]
@@ -219,13 +224,8 @@ def test_a_refusal_written_only_among_the_events_is_put_to_the_legality_query():
     c = case({"events": [{"rejected": {"at": 0, "reason": "attacker_sleeping"}}]}, SCRIPT2)
     t = [e(1, "decided", at=1, player="alice", decision="declare_attackers", automatic=True)]
     h = hello("trace", capabilities=["legality"])
-    asked = []
-
-    def ask(answer):
-        def f(at):
-            asked.append(at)
-            return answer
-        return f
+    asked: list[int] = []
+    ask = _asker(asked)
 
     v = compare(c, reply(trace=t), h, ask(LegalityReply(id="q", accepted=True)))
     assert v.status == "fail" and "legality query accepts it" in v.divergence.message and asked == [0]

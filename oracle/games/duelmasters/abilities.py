@@ -9,7 +9,7 @@ from ...core.board import Card
 from ...core.script import Decision, Refusal, Script
 from .clauses import CR316_3
 from .editions import EVOLUTION_SOURCES
-from .legality import card_arg, decide, known
+from .legality import card_among, card_arg, decide, known
 from .state import State, creatures, in_play, power
 
 
@@ -246,11 +246,7 @@ def discard(st: State, script: Script, controller: str, param: Any, clause: str)
             return
 
         def validate(d: Decision, hand: list[str] = hand) -> str:
-            cid = card_arg(d, "card")
-            known(st, cid)
-            if cid not in hand:
-                raise Refusal("not_in_hand", f"{cid!r} is not in {who}'s hand")
-            return cid
+            return card_among(st, d, hand, "not_in_hand", f"not in {who}'s hand: {d.args!r}")
 
         _, cid = decide(st, script, who, ("discard",), clause, validate)
         st.board.move(cid, "graveyard", clause)

@@ -60,6 +60,16 @@ def known(st: State, cid: Any) -> Card | None:
     return card
 
 
+def card_among(st: State, d: Decision, among: list[str], code: str, detail: str) -> str:
+    """The one card a decision names (``card``), well formed (:func:`known`), refused ``code`` unless it is one
+    of ``among``."""
+    cid = card_arg(d, "card")
+    known(st, cid)
+    if cid not in among:
+        raise Refusal(code, detail)
+    return cid
+
+
 def card_arg(d: Decision, *keys: str) -> str:
     """The one card id a decision names: its args, or the first of ``keys`` in a mapping."""
     a = d.args

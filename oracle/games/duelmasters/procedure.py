@@ -21,7 +21,7 @@ from .clauses import (
     N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
 )
 from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
-from .legality import card_arg, decide, known
+from .legality import card_among, card_arg, decide, known
 from .state import State, breaks, build, could_attack, creatures, in_play, is_source, power, project, sick
 
 
@@ -278,11 +278,7 @@ def battle_start(st: State, script: Script, a: Card, b: Card) -> None:
                 break
 
             def validate(d: Decision, offered: list[str] = offered) -> Card:
-                cid = card_arg(d, "card")
-                known(st, cid)
-                if cid not in offered:
-                    raise Refusal("not_offered", f"offered: {offered}")
-                return st.card(cid)
+                return st.card(card_among(st, d, offered, "not_offered", f"offered: {offered}"))
 
             d, card = decide(st, script, player, ("tap_ability", "decline"), N2, validate)
             answered.add(card.id)
