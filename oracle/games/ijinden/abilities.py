@@ -60,15 +60,24 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
 """The trigger table: what happens (A3-D5's events; put into the graveyard from the battlefield) -> the
 abilities it triggers; each ``on_*`` below finds them on the cards it happened to."""
 
+def _on(proc: Steps, event: str, cards: list[str], *, printed: bool = False, subject: bool = False,
+        owner: bool = False) -> list[Trigger]:
+    """The abilities :data:`TRIGGERS` lists for ``event`` on each of ``cards`` it happened to: with their
+    characteristics now (``printed``: as the card is printed -- it has left the battlefield), controlled by the
+    card's controller (``owner``: its owner), about the card itself where ``subject``."""
+    out = []
+    for cid in cards:
+        card = proc.state.card(cid)
+        for name, params in (card.abilities if printed else proc.state.abilities(card)):
+            if name in TRIGGERS[event]:
+                out.append(Trigger(cid, name, params, card.owner if owner else card.controller,
+                                   subject=cid if subject else None))
+    return out
+
+
 def on_became_attackers(proc: Steps, attackers: list[str]) -> list[Trigger]:
     """A4: 航海 - アタッカーになったとき."""
-    out = []
-    for a in attackers:
-        card = proc.state.card(a)
-        for name, params in proc.state.abilities(card):
-            if name in TRIGGERS["became_attacker"]:
-                out.append(Trigger(a, name, params, card.controller))
-    return out
+    return _on(proc, "became_attacker", attackers)
 
 
 def on_attacked(proc: Steps, player: str, attackers: list[str]) -> list[Trigger]:
@@ -85,46 +94,22 @@ def on_attacked(proc: Steps, player: str, attackers: list[str]) -> list[Trigger]
 
 def on_became_blockers(proc: Steps, blockers: list[str]) -> list[Trigger]:
     """B4: ブロッカーになったとき."""
-    out = []
-    for b in blockers:
-        card = proc.state.card(b)
-        for name, params in proc.state.abilities(card):
-            if name in TRIGGERS["became_blocker"]:
-                out.append(Trigger(b, name, params, card.controller))
-    return out
+    return _on(proc, "became_blocker", blockers)
 
 
 def on_became_blocked(proc: Steps, attackers: list[str]) -> list[Trigger]:
     """B4: ブロックされたとき -- the B3 event 「ブロッカーに指定された状態になる」 of an attacker."""
-    out = []
-    for a in attackers:
-        card = proc.state.card(a)
-        for name, params in proc.state.abilities(card):
-            if name in TRIGGERS["blocked"]:
-                out.append(Trigger(a, name, params, card.controller, subject=a))
-    return out
+    return _on(proc, "blocked", attackers, subject=True)
 
 
 def on_destroyed(proc: Steps, cards: list[str]) -> list[Trigger]:
     """D3: 破壊されたとき."""
-    out = []
-    for cid in cards:
-        card = proc.state.card(cid)
-        for name, params in proc.state.abilities(card):
-            if name in TRIGGERS["destroyed"]:
-                out.append(Trigger(cid, name, params, card.controller))
-    return out
+    return _on(proc, "destroyed", cards)
 
 
 def on_put_into_graveyard(proc: Steps, cards: list[str]) -> list[Trigger]:
     """D5: （戦場から）墓地に置かれたとき -- 遺業, 冥府発動."""
-    out = []
-    for cid in cards:
-        card = proc.state.card(cid)
-        for name, params in card.abilities:
-            if name in TRIGGERS["put_into_graveyard"]:
-                out.append(Trigger(cid, name, params, card.owner))
-    return out
+    return _on(proc, "put_into_graveyard", cards, printed=True, owner=True)
 
 
 # -- what each does -----------------------------------------------------------------------------
