@@ -14,7 +14,7 @@ import pytest
 
 from oracle.core.legality import check
 from oracle.games.duelmasters.vocabulary import REASONS
-from oracle.loader import load_cards
+from oracle.harness.request import make_request
 from oracle.model import Case
 
 from test_duelmasters import CURRENT, RULESET, atk, shields, vanilla
@@ -57,12 +57,8 @@ def request(players: dict, script: list, ruleset: str) -> dict:
         "id": "unit", "game": "duelmasters", "rulesets": [RULESET], "title": "unit",
         "source": {"kind": "seed", "document": "dm-seed-002", "quote": "x"}, "rules": ["duelmasters:A1"],
         "setup": {"active": "alice", "players": players}, "script": script, "expect": {"winner": None}})
-    pool = load_cards("duelmasters")
-    names = {cs.card for p in case.setup.players.values() for z in p.zones.values() if not isinstance(z, int)
-             for cs in z}
-    return {"game": "duelmasters", "ruleset": ruleset, "setup": case.setup.model_dump(mode="json", exclude_none=True),
-            "script": [d.model_dump(mode="json") for d in case.script],
-            "cards": {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}}
+    return make_request(case, ruleset).model_dump(
+        mode="json", include={"game", "ruleset", "setup", "script", "cards"})  # the board a legality query holds
 
 
 BLOCKER = "試験用ブロッカー"

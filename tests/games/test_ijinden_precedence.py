@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from oracle.core.legality import check
-from oracle.loader import load_cards
+from oracle.harness.request import make_request
 from oracle.model import Case
 
 RULESET = "ijinden-rulecard-2.0-231225"
@@ -21,12 +21,8 @@ def request(setup: dict, script: list) -> dict:
         "id": "unit", "game": "ijinden", "rulesets": [RULESET], "title": "unit",
         "source": {"kind": "seed", "document": "battle-article", "quote": "x"}, "rules": ["ijinden:A1"],
         "setup": setup, "script": script, "expect": {"winner": None}})
-    pool = load_cards("ijinden")
-    names = {cs.card for p in case.setup.players.values() for z in p.zones.values() if not isinstance(z, int)
-             for cs in z}
-    return {"game": "ijinden", "ruleset": RULESET, "setup": case.setup.model_dump(mode="json", exclude_none=True),
-            "script": [d.model_dump(mode="json") for d in case.script],
-            "cards": {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}}
+    return make_request(case, RULESET).model_dump(
+        mode="json", include={"game", "ruleset", "setup", "script", "cards"})  # the board a legality query holds
 
 
 def ijin(cid: str, **kw) -> dict:
