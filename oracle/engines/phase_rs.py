@@ -348,15 +348,15 @@ class _Play:
                 if o["attached_to"]["type"] == "Object":
                     host = objs[str(o["attached_to"]["data"])]
                     host.setdefault("attachments", []).append(o["id"])
-        for p, pdata in self.setup["players"].items():   # a library the case states is all there is (121.4: a
-            if "library" in pdata:                          # draw past it draws nothing): the padding is exiled
-                lib = s["players"][self.seat[p]]["library"]
-                for i in [i for i in lib if i not in taken]:
-                    lib.remove(i)
+        for p, pdata in self.setup["players"].items():
+            player = s["players"][self.seat[p]]
+            player["life"] = pdata["life"] if pdata.get("life") is not None else 20  # PROCEDURE.md's default
+            if "library" in pdata:   # a library the case states is all there is (121.4): the padding is exiled
+                padding = [i for i in player["library"] if i not in taken]
+                player["library"] = [i for i in player["library"] if i in taken]
+                for i in padding:
                     objs[str(i)]["zone"] = "Exile"
-                    s["exile"].append(i)
-        for p, pdata in self.setup["players"].items():   # life defaults to 20 (PROCEDURE.md), as each player's own
-            s["players"][self.seat[p]]["life"] = pdata["life"] if pdata.get("life") is not None else 20
+                s["exile"].extend(padding)
         return exported
 
     def _attach_ref(self, target: str) -> dict[str, Any]:
