@@ -148,24 +148,35 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _timed_round_trips(requests: list[Any], count: int) -> dict[str, float]:
-    """``count`` round trips over one ``serve`` process, cycling through ``requests``: per second (wall),
-    and the CPU microseconds per round trip of the harness (this process: writing the request, reading,
-    parsing and checking the reply) and of ``serve`` (reading the request, the engine, writing the reply)."""
+def _timed_round_trips(requests: list[Any], count: int, window: int = 1) -> dict[str, float]:
+    """``count`` round trips over one ``serve`` process, cycling through ``requests``, with up to ``window``
+    requests in flight (1: one request, then its reply; more: as ``run`` sends them to an engine that
+    declares ``pipeline``, :meth:`oracle.harness.adapters.SubprocessEngine.prefetch`): per second (wall), and
+    the CPU microseconds per round trip of the harness (this process: writing the request, reading, parsing
+    and checking the reply) and of ``serve`` (reading the request, the engine, writing the reply)."""
     import resource
 
     from .harness.adapters import SubprocessEngine
 
     engine = SubprocessEngine(SERVE)
+    # every request of the run its own id, as every case of a run has (several may be in flight at once)
+    timed = [requests[n % len(requests)].model_copy(update={"id": f"{requests[n % len(requests)].id}#{n}"})
+             for n in range(count)]
     try:
         engine.hello()
+        assert window == 1 or engine.window >= window, "serve declares the capability pipeline"
         for req in requests[:count]:  # warm up: every game's modules imported, every case once
             engine.run_case(req, timeout=30)
         pid = engine._proc.pid if engine._proc is not None else 0
         serve0, own0 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
         t = time.perf_counter()
+        sent = 0
         for n in range(count):
-            engine.run_case(requests[n % len(requests)], timeout=30)
+            while sent < count and sent - n < window:  # the runner's _Ahead: requests ahead, in order
+                if window > 1:
+                    engine.prefetch(timed[sent])
+                sent += 1
+            engine.run_case(timed[n], timeout=30)
         wall = time.perf_counter() - t
         serve1, own1 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
     finally:
@@ -186,12 +197,16 @@ def round_trips(requests: list[Any], count: int, processes: int) -> dict[str, An
     - ``suite``: cycling through every golden case (the engine's own time included);
     - ``plumbing``: the golden case with the shortest request, over and over (the engine's time near
       zero: what the protocol itself costs);
+    each pipelined (``PIPELINE_WINDOW`` in flight, as ``run`` sends them: serve declares ``pipeline``, so
+    the harness checks one reply while serve plays the next case) and one at a time (``..._one``);
     - one process per case (a fresh ``serve`` for each, its start included), and the suite's ratio to it."""
-    from .harness.adapters import SubprocessEngine
+    from .harness.adapters import PIPELINE_WINDOW, SubprocessEngine
 
     smallest = min(requests, key=lambda r: len(r.model_dump_json()))
-    out: dict[str, Any] = {"suite": _timed_round_trips(requests, count), "cases": len(requests),
-                           "plumbing": _timed_round_trips([smallest], count), "plumbing_case": smallest.id}
+    out: dict[str, Any] = {"cases": len(requests), "plumbing_case": smallest.id, "window": PIPELINE_WINDOW}
+    for key, cycle in (("suite", requests), ("plumbing", [smallest])):
+        out[key] = _timed_round_trips(cycle, count, PIPELINE_WINDOW)
+        out[f"{key}_one"] = _timed_round_trips(cycle, count)
     t = time.perf_counter()
     for n in range(processes):
         one = SubprocessEngine(SERVE)
@@ -311,11 +326,15 @@ def _table(fig: dict[str, Any]) -> Any:
     if p:
         for key, what in (("suite", f"every golden case in turn ({p['cases']})"),
                           ("plumbing", f"one small case, {p['plumbing_case']}")):
-            r = p[key]
-            cpu = f"; CPU µs per round trip: harness {r['harness_us']:.0f}" + (
-                f", serve {r['serve_us']:.0f}" if "serve_us" in r else "")
-            t.add_row(f"JSON lines: round trips/s, one `serve` process (reference, level trace), {what}",
-                      f"{r['per_second']:.0f}/s{cpu}")
+            for suffix, how in (("", f"{p.get('window', 1)} in flight (pipeline, as `run` sends them)"),
+                                ("_one", "one at a time")):
+                r = p.get(key + suffix)
+                if not r:
+                    continue
+                cpu = f"; CPU µs per round trip: harness {r['harness_us']:.0f}" + (
+                    f", serve {r['serve_us']:.0f}" if "serve_us" in r else "")
+                t.add_row(f"JSON lines: round trips/s, one `serve` process (reference, level trace), {what}, "
+                          f"{how}", f"{r['per_second']:.0f}/s{cpu}")
         t.add_row("JSON lines: cases/s, one process per case", f"{p['per_process']:.1f}/s")
         t.add_row("JSON lines: ratio (every golden case, one process / one per case)", f"{p['ratio']:.0f}x")
     runs = fig.get("linearity") or {}

@@ -449,7 +449,12 @@ class Hello(Frozen):
     schema_version: int = SCHEMA_VERSION
     engine: EngineInfo
     games: list[str]
-    capabilities: list[str] = Field(default_factory=list)
+    capabilities: list[str] = Field(
+        default_factory=list,
+        description="Optional protocol features: `legality` (answers legality queries), `legal_blocks` (counts "
+                    "legal block declarations), `views` (reads a request's `views`), `pipeline` (reads one "
+                    "request line at a time and answers in the order read: the harness then writes up to 8 "
+                    "requests before reading their replies)")
     abilities: dict[str, list[str]] | None = Field(
         default=None,
         description="Per game, the abilities of the game's vocabulary this engine implements; a case whose "

@@ -4,6 +4,12 @@ A ``cmd:`` engine is one persistent process started without a shell. Each case h
 a crash or a reply that breaks the protocol costs that case (status ``error``, with the offending bytes
 or the engine's stderr tail) and the engine is restarted for the next case. An engine that cannot be
 started or fails its handshake is an :class:`EngineStartError` (exit code 3).
+
+An engine whose hello lists the capability ``pipeline`` answers its requests in the order it reads them,
+one line at a time; the runner then keeps up to :data:`PIPELINE_WINDOW` requests in flight
+(:meth:`SubprocessEngine.prefetch`), so the engine computes the next case while the harness checks the last.
+A reply is matched to the oldest request in flight (its id must be that request's); a hang, crash or
+protocol breach costs that request only, and the requests behind it are sent again to the restarted engine.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections import deque
 from typing import Any
 
 from pydantic import ValidationError
@@ -28,6 +35,7 @@ from ..text import trim_text
 from .engine import Engine, ReferenceEngine
 
 START_TIMEOUT = 20.0
+PIPELINE_WINDOW = 8  # requests in flight to an engine that declares ``pipeline``
 STDERR_KEEP = 8192
 STDERR_SHOW = 800
 
@@ -85,6 +93,9 @@ class SubprocessEngine:
         self._sel: selectors.BaseSelector | None = None
         self._hello: Hello | None = None
         self._busy = False  # a case is in flight (an interrupt came mid-case): close stops it at once
+        # requests written and not yet answered, oldest first: (id, how its reply line is read)
+        self._in_flight: deque[tuple[str, Any]] = deque()
+        self._answered: dict[str, Any] = {}  # id -> the reply read for it, or the error that cost it
 
     @property
     def command(self) -> str:
@@ -96,6 +107,12 @@ class SubprocessEngine:
             self._start()
         assert self._hello is not None
         return self._hello
+
+    @property
+    def window(self) -> int:
+        """How many requests may be in flight at once: :data:`PIPELINE_WINDOW` for an engine that declares
+        the capability ``pipeline``, else 1 (one request, then its reply)."""
+        return PIPELINE_WINDOW if "pipeline" in self.hello().capabilities else 1
 
     def _start(self) -> None:
         try:
@@ -142,6 +159,7 @@ class SubprocessEngine:
         """Stop the process (it is restarted on the next case); its exit code."""
         proc, self._proc = self._proc, None
         self._busy = False
+        self._in_flight.clear()  # unanswered requests are sent again, to the restarted engine, when claimed
         if proc is None:
             return None
         if self._sel is not None:
@@ -171,7 +189,7 @@ class SubprocessEngine:
         proc = self._proc
         if proc is None:
             return
-        if self._busy:  # interrupted mid-case: the engine is not listening for bye
+        if self._busy or self._in_flight:  # interrupted mid-case, or requests unanswered: no bye
             self._kill()
             return
         try:
@@ -190,30 +208,76 @@ class SubprocessEngine:
         """A legality query (capability ``legality``): one request line, one reply line."""
         return self._exchange(request, timeout, jsonl.parse_legality)
 
+    def prefetch(self, request: CaseRequest) -> bool:
+        """Write ``request`` now, its reply read when :meth:`run_case` asks for it (capability
+        ``pipeline``); ``False`` when the window is full or the engine does not pipeline (nothing written)."""
+        if request.id in self._answered or any(rid == request.id for rid, _ in self._in_flight):
+            return True
+        if len(self._in_flight) >= self.window:
+            return False
+        try:
+            self._send(request, jsonl.parse_reply, None)
+        except (_Timeout, _Eof, OSError):  # said when the case is claimed: it is sent again then
+            self._in_flight = deque(f for f in self._in_flight if f[0] != request.id)
+            return False
+        return True
+
     def _exchange(self, request: Any, timeout: float | None, parse: Any) -> Any:
+        """Send ``request`` unless it is in flight already, then read replies (each to the oldest request in
+        flight) until its own is read; what happened to it is returned or raised."""
+        rid = request.id
+        while rid not in self._answered:
+            if not any(r == rid for r, _ in self._in_flight):
+                try:
+                    self._send(request, parse, timeout)
+                except (_Timeout, _Eof, OSError) as exc:
+                    self._failed(exc, timeout)
+                    continue
+            self._read_reply(timeout)
+        got = self._answered.pop(rid)
+        if isinstance(got, Exception):
+            raise got
+        return got
+
+    def _send(self, request: Any, parse: Any, timeout: float | None) -> None:
         if self._proc is None:
             self._start()
             self.restarts += 1
-        deadline = time.monotonic() + timeout if timeout else None
+        self._in_flight.append((request.id, parse))
+        self._busy = True
+        self._write(jsonl.encode(request), time.monotonic() + timeout if timeout else None)
+
+    def _read_reply(self, timeout: float | None) -> None:
+        """Read one reply line: the answer of the oldest request in flight. A timeout (counted from now: the
+        engine answers in order, so from the previous reply), an end of output or a protocol breach is
+        that request's error; the engine is stopped, and the requests behind it are sent again."""
+        rid, parse = self._in_flight[0]
         try:
-            self._busy = True
-            self._write(jsonl.encode(request), deadline)
-            line = self._readline(deadline)
-            self._busy = False
-            return parse(line, request.id)
-        except _Timeout:
+            line = self._readline(time.monotonic() + timeout if timeout else None)
+            self._answered[rid] = parse(line, rid)
+        except (_Timeout, _Eof, OSError, ProtocolError) as exc:
+            self._failed(exc, timeout)
+            return
+        self._in_flight.popleft()
+        self._busy = bool(self._in_flight)
+
+    def _failed(self, exc: BaseException, timeout: float | None) -> None:
+        """The oldest request in flight is lost with the engine (stopped here; restarted for the next)."""
+        rid = self._in_flight[0][0]
+        if isinstance(exc, _Timeout):
             self._kill()
-            raise EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is restarted "
-                              f"for the next case" + self._tail_note()) from None
-        except (_Eof, BrokenPipeError) as exc:
+            err: Exception = EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is "
+                                         f"restarted for the next case" + self._tail_note())
+        elif isinstance(exc, (_Eof, OSError)):
             how = self._how_it_ended()
             pending = getattr(exc, "pending", b"")
-            raise EngineError(f"the engine {how} during the case; it is restarted for the next case"
-                              + (f"; it wrote {jsonl.trim(pending)}" if pending else "")
-                              + self._tail_note()) from None
-        except ProtocolError as exc:
+            err = EngineError(f"the engine {how} during the case; it is restarted for the next case"
+                              + (f"; it wrote {jsonl.trim(pending)}" if pending else "") + self._tail_note())
+        else:
             self._kill()
-            raise ProtocolError(f"{exc} (the engine is restarted for the next case)") from None
+            err = ProtocolError(f"{exc} (the engine is restarted for the next case)")
+        self._answered[rid] = err
+        self._in_flight.clear()
 
     def _how_it_ended(self) -> str:
         """After end of output: "exited (code N)" when the process ended by itself (given a moment), else
@@ -247,7 +311,14 @@ class SubprocessEngine:
                     raise _Timeout
                 with selectors.DefaultSelector() as sel:
                     sel.register(fd, selectors.EVENT_WRITE)
-                    sel.select(remaining)
+                    out = self._proc.stdout
+                    sel.register(out, selectors.EVENT_READ)  # replies waiting: read them, or it stops reading
+                    for key, _ in sel.select(remaining):
+                        if key.fileobj is out:
+                            chunk = os.read(out.fileno(), 1 << 16)
+                            if not chunk:
+                                raise _Eof(bytes(self._buf))
+                            self._buf += chunk
 
     def _readline(self, deadline: float | None) -> bytes:
         assert self._proc is not None and self._proc.stdout is not None and self._sel is not None

@@ -63,11 +63,16 @@ def legality_query(engine: Engine, request: CaseRequest, timeout: float | None =
     return ask
 
 
+def case_request(lc: LoadedCase, ruleset: str, hello: Hello) -> CaseRequest:
+    """The request the engine is sent for ``lc`` (with the views its checks read, when it asks for them)."""
+    return make_request(lc.case, ruleset, lc.extra, views=views_read(lc.case, hello))
+
+
 def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
              timeout: float | None = None, keep_trace: bool = True, order: int | None = None,
-             hello: Hello | None = None) -> CaseResult:
+             hello: Hello | None = None, request: CaseRequest | None = None) -> CaseResult:
     """One case on the engine, checked at the engine's observation level (its ``hello``; asked of the
-    engine when not given)."""
+    engine when not given). ``request``: made already (and maybe sent ahead, :func:`run_suite`)."""
     from ..core.game import observing
 
     case = lc.case
@@ -76,7 +81,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                 title=case.title, ruleset=ruleset, engine=engine_name,
                 case=case.model_dump(mode="json", exclude_none=True), order=order, level=hello.observation)
     start = time.perf_counter()
-    request = make_request(case, ruleset, lc.extra, views=views_read(case, hello))
+    request = request or case_request(lc, ruleset, hello)
     try:
         # in-process reference engines compute checkpoints only for a case whose checks read them
         with observing(checkpoints=True) if "checkpoints" in reads(case) else nullcontext():
@@ -126,17 +131,21 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
         game = next((g for g in (games or []) if f"/{g}/" in err.path), None) or _game_of(err.path)
         results.append(CaseResult(id=err.case_id or f"{err.path}:{err.line or 0}", game=game or "?",
                                   status="error", error="\n".join(map(str, errs)), file=err.path, line=err.line))
+    plan = []
+    for n, lc in cases:
+        rs, skip = choose_ruleset(lc, ruleset)
+        plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name)))
+    ahead = _Ahead(engine, plan, hello)
     try:
-        for n, lc in cases:
-            rs, skip = choose_ruleset(lc, ruleset)
-            skip = skip or _unsupported(lc, hello, info.name)
+        for at, (n, lc, rs, skip) in enumerate(plan):
             if skip:
                 res = CaseResult(id=lc.case.id, game=lc.case.game, status="skip", skip_reason=skip,
                                  rules=list(lc.case.rules), file=lc.path, line=lc.line, title=lc.case.title,
                                  engine=info.name, order=n)
             else:
                 try:
-                    res = run_case(engine, lc, rs, info.name, timeout, order=n, hello=hello)
+                    request = ahead.send_after(at)
+                    res = run_case(engine, lc, rs, info.name, timeout, order=n, hello=hello, request=request)
                 except EngineStartError as exc:  # could not restart after a crash or hang: stop, keep results
                     aborted = str(exc)
                     results.append(CaseResult(id=lc.case.id, game=lc.case.game, status="error", error=aborted,
@@ -155,6 +164,43 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     if aborted is not None:
         raise EngineAborted(aborted, out)
     return out
+
+
+class _Ahead:
+    """The requests of the cases after the current one, written before its reply is checked, to an engine
+    that pipelines (``prefetch``, capability ``pipeline``): the engine plays them while the harness compares."""
+
+    def __init__(self, engine: Engine, plan: list, hello: Hello) -> None:
+        self.prefetch = getattr(engine, "prefetch", None)
+        self.window = getattr(engine, "window", 1) if callable(self.prefetch) else 1
+        self.plan, self.hello = plan, hello
+        self.made: dict[int, CaseRequest] = {}
+        self.sent = -1  # the last plan index considered for sending
+
+    def request(self, at: int) -> CaseRequest:
+        _, lc, rs, _ = self.plan[at]
+        if at not in self.made:
+            self.made[at] = case_request(lc, rs, self.hello)
+        return self.made[at]
+
+    def send_after(self, at: int) -> CaseRequest:
+        """The request of case ``at`` (made once); and the next cases' requests written while there is room."""
+        request = self.request(at)
+        if self.window > 1:
+            self.prefetch(request)  # type: ignore[misc]  # first: its reply is the next one read
+            self.sent = max(self.sent, at)
+            while self.sent + 1 < len(self.plan) and self.sent + 1 - at < self.window:
+                nxt = self.sent + 1
+                if self.plan[nxt][3] is None:  # a case to run, not one to skip
+                    try:
+                        ahead = self.request(nxt)
+                    except Exception:  # said when that case runs, by run_case
+                        break
+                    if not self.prefetch(ahead):  # type: ignore[misc]
+                        break
+                self.sent = nxt
+        self.made.pop(at, None)
+        return request
 
 
 def _unsupported(lc: LoadedCase, hello: Hello, engine: str) -> str | None:

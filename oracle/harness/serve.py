@@ -47,7 +47,7 @@ class Behaviour:
     def hello(self, games: list[str]) -> Hello:
         extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
         return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
-                     capabilities=["legality", "views"], **extra)
+                     capabilities=["legality", "views", "pipeline"], **extra)
 
 
 DEFAULT = Behaviour()

@@ -9,6 +9,9 @@ import), with switches that break it on purpose for the robustness tests:
   --misread ID    play case ID wrongly (an unblocked attack does not win): a rules failure
   --bad-hello     the first line is not a hello;  --old-protocol  hello says protocol_version 99
   --no-hello      exit at once with a message on stderr;  --mute  never write anything
+  --pipeline      declare the capability ``pipeline`` (requests answered in the order read)
+  --wait-for N    answer nothing until N requests are read (or stdin ends), then answer them in order:
+                  only a harness that writes N requests before reading a reply gets answers
 """
 
 import argparse
@@ -19,8 +22,9 @@ import time
 p = argparse.ArgumentParser()
 for flag in ("--hang", "--crash", "--garbage", "--wrong-id", "--invalid", "--misread"):
     p.add_argument(flag, action="append", default=[])
-for flag in ("--bad-hello", "--old-protocol", "--no-hello", "--mute"):
+for flag in ("--bad-hello", "--old-protocol", "--no-hello", "--mute", "--pipeline"):
     p.add_argument(flag, action="store_true")
+p.add_argument("--wait-for", type=int, default=1)
 opts = p.parse_args()
 out = sys.stdout
 
@@ -129,9 +133,22 @@ if opts.bad_hello:
     out.flush()
 else:
     send({"type": "hello", "protocol_version": 99 if opts.old_protocol else 1, "schema_version": 1,
-          "engine": {"name": "toy-engine", "version": "1.0"}, "games": ["toy"], "capabilities": []})
+          "engine": {"name": "toy-engine", "version": "1.0"}, "games": ["toy"], "capabilities": ["pipeline"] if opts.pipeline else []})
 
-for line in sys.stdin:
+
+def requests():
+    """Request lines, held back until ``--wait-for`` of them are read (or the input ends)."""
+    held = []
+    for line in sys.stdin:
+        held.append(line)
+        if len(held) >= opts.wait_for:
+            yield from held
+            held.clear()
+            opts.wait_for = 1
+    yield from held
+
+
+for line in requests():
     req = json.loads(line)
     if req.get("type") == "bye":
         break

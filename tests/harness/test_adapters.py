@@ -68,8 +68,32 @@ def test_cmd_engine_passes_and_is_one_process(tmp_path):
     assert engine._proc is None
 
 
-def test_hang_costs_one_case_and_restarts(tmp_path):
-    code, res = run_cli(tmp_path, "--engine", toy_cmd("--hang", "toy.bigger-blocker"), "--timeout", "1")
+PIPELINE = pytest.mark.parametrize("pipeline", [[], ["--pipeline"]], ids=["one-at-a-time", "pipelined"])
+
+
+def test_a_pipelining_engine_gets_requests_ahead_of_its_replies(tmp_path):
+    """An engine that answers only once 4 requests are waiting: a harness writing one request at a time
+    waits for ever (timeout); capability ``pipeline`` keeps up to 8 in flight, so every case passes, in
+    order, on one process."""
+    engine = make_engine(toy_cmd("--pipeline", "--wait-for", "4"))
+    try:
+        assert engine.window == 8
+        pid = engine._proc.pid
+        from oracle.harness.runner import run_suite
+        from oracle.loader import load_suite
+
+        res = run_suite(engine, load_suite(None, games=["toy"]), timeout=10)
+        assert res.summary["pass"] == 16 and engine._proc.pid == pid and engine.restarts == 0
+        assert [c.order for c in res.cases] == sorted(c.order for c in res.cases)
+    finally:
+        engine.close()
+    code, res = run_cli(tmp_path, "--engine", toy_cmd("--wait-for", "4"), "--timeout", "1", name="no-pipeline")
+    assert res["summary"]["error"] >= 1 and "timeout" in res["cases"][0]["error"]
+
+
+@PIPELINE
+def test_hang_costs_one_case_and_restarts(tmp_path, pipeline):
+    code, res = run_cli(tmp_path, "--engine", toy_cmd("--hang", "toy.bigger-blocker", *pipeline), "--timeout", "1")
     cases = by_id(res)
     hung = cases["toy.bigger-blocker"]
     assert code == 1 and hung["status"] == "error"
@@ -77,8 +101,10 @@ def test_hang_costs_one_case_and_restarts(tmp_path):
     assert res["summary"] == {"pass": 15, "fail": 0, "error": 1, "skip": 0}
 
 
-def test_crash_costs_one_case_with_stderr_tail(tmp_path):
-    code, res = run_cli(tmp_path, "--engine", toy_cmd("--crash", "toy.equal-trade", "--crash", "toy.more.win-3"))
+@PIPELINE
+def test_crash_costs_one_case_with_stderr_tail(tmp_path, pipeline):
+    code, res = run_cli(tmp_path, "--engine", toy_cmd("--crash", "toy.equal-trade", "--crash", "toy.more.win-3",
+                                                      *pipeline))
     cases = by_id(res)
     for cid in ("toy.equal-trade", "toy.more.win-3"):
         assert cases[cid]["status"] == "error"
@@ -92,8 +118,9 @@ def test_crash_costs_one_case_with_stderr_tail(tmp_path):
     ("--wrong-id", "answered case 'other-case' while case 'toy.end-turn' was asked"),
     ("--invalid", "does not match the protocol (field trace"),
 ])
-def test_protocol_breach_costs_one_case(tmp_path, flag, says):
-    code, res = run_cli(tmp_path, "--engine", toy_cmd(flag, "toy.end-turn"))
+@PIPELINE
+def test_protocol_breach_costs_one_case(tmp_path, flag, says, pipeline):
+    code, res = run_cli(tmp_path, "--engine", toy_cmd(flag, "toy.end-turn", *pipeline))
     broken = by_id(res)["toy.end-turn"]
     assert broken["status"] == "error" and says in broken["error"]
     assert len(broken["error"]) < 800  # the offending bytes are trimmed
@@ -151,12 +178,13 @@ def test_restart_failure_keeps_partial_results(tmp_path, capsys):
     assert "partial results" in capsys.readouterr().err
 
 
-def test_ctrl_c_writes_partial_results(tmp_path):
+@PIPELINE
+def test_ctrl_c_writes_partial_results(tmp_path, pipeline):
     marker = tmp_path / "hanging"
     out = tmp_path / "r.json"
     report = tmp_path / "r.html"
     cmd = [sys.executable, str(TOY_ORACLE), "run", "--game", "toy", "--results", str(out), "--report", str(report),
-           "--quiet", "--engine", toy_cmd("--hang", "toy.refuse.tapped-attacker")]
+           "--quiet", "--engine", toy_cmd("--hang", "toy.refuse.tapped-attacker", *pipeline)]
     proc = subprocess.Popen(cmd, env={**os.environ, "TOY_MARKER": str(marker)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     try:
@@ -165,6 +193,8 @@ def test_ctrl_c_writes_partial_results(tmp_path):
                 break
             time.sleep(0.05)
         assert marker.exists(), proc.communicate()
+        if pipeline:  # the engine reached the hanging case after answering the 5 before it, which the harness
+            time.sleep(2)  # reads as it goes: give it the time to check them (milliseconds; 2 s is generous)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     finally:

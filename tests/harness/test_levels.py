@@ -130,7 +130,7 @@ def test_serve_flags_play_each_level_over_the_protocol(tmp_path):
     try:
         h = engine.hello()
         assert (h.protocol_version, h.observation, h.reason_codes, h.capabilities) == (2, "final", False,
-                                                                                       ["legality", "views"])
+                                                                                       ["legality", "views", "pipeline"])
         res = run_suite(engine, suite(), k=SIEGE, games=["mtg"])
     finally:
         engine.close()
