@@ -147,9 +147,9 @@ def _validate_use(proc: Steps, t: Trigger, d: Decision) -> dict[str, Any]:
         if d.args != t.card:
             raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
         return {}
-    if not isinstance(d.args, (dict, str)):
-        raise Refusal("malformed_decision", "activate takes {card, target?, cost?} or a card id")
-    args = d.args if isinstance(d.args, dict) else {"card": d.args}
+    if not isinstance(d.args, dict):  # the vocabulary's shape: a lone id is not {card} (PROCEDURE.md)
+        raise Refusal("malformed_decision", "activate takes {card, target?, cost?}")
+    args = d.args
     if args.get("card") != t.card:
         raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
     state = proc.state
@@ -298,9 +298,9 @@ def resolve_effect(proc: Steps, t: Trigger, clause: str) -> None:
                     if not optional:
                         raise Refusal("mandatory_trigger", f"{t.card}'s ability is not 発動できる")
                     return {}
-                args = d.args if isinstance(d.args, dict) else {"card": d.args} if isinstance(d.args, str) else None
-                if args is None:
-                    raise Refusal("malformed_decision", "activate takes {card, target?} or a card id")
+                args = d.args
+                if not isinstance(args, dict):  # the vocabulary's shape: a lone id is not {card} (PROCEDURE.md)
+                    raise Refusal("malformed_decision", "activate takes {card, target?}")
                 if args.get("card") != t.card:
                     raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
                 named = args.get("target")

@@ -97,7 +97,11 @@ class State:
 
     # -- characteristics -----------------------------------------------------------------------
     def own_abilities(self, card: Card) -> list[tuple[str, Any]]:
-        out = list(card.abilities) + self.gained.get(card.id, [])
+        """Printed, and gained this turn while it stays on the battlefield (a card that left it is a new card:
+        ijinden:assume.return-to-hand; as :meth:`power` reads the effects' power changes)."""
+        out = list(card.abilities)
+        if card.zone == "battlefield":
+            out += self.gained.get(card.id, [])
         if self.arena_applies(card):
             out.append(("sokuou", None))
         return out
