@@ -82,6 +82,8 @@ FORMS = [
     ("current-decline-with-discard", TRIGGER, SHIELD, {"bob": {"decline": {"card": "st", "discard": "st"}}}, CURRENT,
      "malformed_decision"),
     ("current-use-card-key", TRIGGER, SHIELD, {"bob": {"use": {"card": "st"}}}, CURRENT, None),
+    ("current-use-discard-a-list", TRIGGER, SHIELD, {"bob": {"use": {"card": "st", "discard": ["st"]}}}, CURRENT,
+     "malformed_decision"),
 ]
 
 

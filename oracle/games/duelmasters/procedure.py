@@ -429,6 +429,8 @@ def declarations(st: State, script: Script, defender: str, waiting: list[str]) -
             cid = card_arg(d, "card", ("discard",) if d.kind == "use" else ())
             known(st, cid)
             if isinstance(d.args, dict) and "discard" in d.args:
+                if not isinstance(d.args["discard"], str):
+                    raise Refusal("malformed_decision", "an Ｓ・バック's discard is one card id")
                 known(st, d.args["discard"])
             if cid not in offered:
                 other = st.board.cards.get(cid)
