@@ -100,7 +100,7 @@ def choose(st: State, script: Script, player: str, legal: list[str], clause: str
         return None
 
     def validate(d: Decision) -> str:
-        cid = card_arg(d, "card", "target")
+        cid = card_arg(d)
         known(st, cid)
         if cid not in legal:
             raise Refusal("illegal_target", f"legal: {legal}")
@@ -246,7 +246,7 @@ def discard(st: State, script: Script, controller: str, param: Any, clause: str)
             return
 
         def validate(d: Decision, hand: list[str] = hand) -> str:
-            return card_among(st, d, hand, "not_in_hand", f"not in {who}'s hand: {d.args!r}")
+            return card_among(st, d, hand, "not_in_hand", f"not in {who}'s hand: {d.args!r}", key=None)
 
         _, cid = decide(st, script, who, ("discard",), clause, validate)
         st.board.move(cid, "graveyard", clause)
@@ -260,7 +260,7 @@ def look_take(st: State, script: Script, player: str, n: int, clause: str) -> No
 
     def validate(d: Decision) -> tuple[str, list[str]]:
         a = d.args
-        take = card_arg(d, "take")
+        take = card_arg(d, "take", ("bottom",))
         known(st, take)
         if isinstance(a, dict) and isinstance(a.get("bottom"), list):
             for cid in a["bottom"]:
@@ -269,7 +269,7 @@ def look_take(st: State, script: Script, player: str, n: int, clause: str) -> No
         if take not in seen:
             raise Refusal("illegal_target", f"one of {seen}")
         rest = [c for c in seen if c != take]
-        bottom = a.get("bottom", rest) if isinstance(a, dict) else rest
+        bottom = a.get("bottom") if isinstance(a, dict) else rest
         if not isinstance(bottom, list) or sorted(map(str, bottom)) != sorted(rest):
             raise Refusal("malformed_decision", f"bottom must order exactly {rest}")
         return take, list(bottom)

@@ -60,26 +60,27 @@ def known(st: State, cid: Any) -> Card | None:
     return card
 
 
-def card_among(st: State, d: Decision, among: list[str], code: str, detail: str) -> str:
-    """The one card a decision names (``card``), well formed (:func:`known`), refused ``code`` unless it is one
-    of ``among``."""
-    cid = card_arg(d, "card")
+def card_among(st: State, d: Decision, among: list[str], code: str, detail: str, key: str | None = "card") -> str:
+    """The one card a decision names (:func:`card_arg`: a bare id, or ``{key: id}`` where the vocabulary gives
+    that form), well formed (:func:`known`), refused ``code`` unless it is one of ``among``."""
+    cid = card_arg(d, key)
     known(st, cid)
     if cid not in among:
         raise Refusal(code, detail)
     return cid
 
 
-def card_arg(d: Decision, *keys: str) -> str:
-    """The one card id a decision names: its args, or the first of ``keys`` in a mapping."""
+def card_arg(d: Decision, key: str | None = None, optional: tuple[str, ...] = ()) -> str:
+    """The one card id a decision names: its args as a bare id, or -- only where the vocabulary defines a mapping
+    form for the kind -- the ``key`` of a mapping that holds ``key`` and no other key than ``optional``. Any other
+    shape (a mapping the vocabulary does not define for the kind, a list, null) is ``malformed_decision``."""
     a = d.args
     if isinstance(a, dict):
-        for k in keys:
-            if k in a:
-                a = a[k]
-                break
-        else:
-            raise Refusal("malformed_decision", f"expected one of {keys}")
+        if key is None:
+            raise Refusal("malformed_decision", f"{d.kind} takes a card id, not a mapping")
+        if key not in a or not set(a) <= {key, *optional}:
+            raise Refusal("malformed_decision", f"{d.kind} takes a card id or {{{key}: id}}, not {sorted(a)}")
+        a = a[key]
     if not isinstance(a, str):
         raise Refusal("malformed_decision", "expected a card id")
     return a

@@ -67,8 +67,8 @@ def _open_point(st: State, d: Decision):
     if d.kind == "tap_ability":
         return _check_tap_ability(st, card_arg(d, "card"))
     args = d.args if isinstance(d.args, dict) else {}
-    if "attacker" not in args or "target" not in args:
-        raise Refusal("malformed_decision", "attack needs {attacker, target}")
+    if set(args) != {"attacker", "target"}:
+        raise Refusal("malformed_decision", "attack takes {attacker, target}")
     _check_attack_shape(args)
     return _check_attack(st, args["attacker"], args["target"])
 
@@ -233,7 +233,7 @@ def blocker_ids(st: State, d: Decision) -> list[str]:
     (a list of two or more is ``several_blockers``); CR507.1a (current rules): one or more, chosen at once,
     the list's order being the order their abilities resolve (the last one blocks)."""
     if not isinstance(d.args, list):
-        return [card_arg(d, "blocker", "card")]
+        return [card_arg(d, "blocker")]
     ids = d.args
     if not ids or not all(isinstance(i, str) for i in ids):
         raise Refusal("malformed_decision", "block takes a card id or a list of card ids")
@@ -426,9 +426,11 @@ def declarations(st: State, script: Script, defender: str, waiting: list[str]) -
     order: list[tuple[Card, str]] = []
     while (offered := open_cards()):
         def validate(d: Decision, offered: list[str] = offered) -> tuple[Card, str | None]:
-            cid = card_arg(d, "card")
+            cid = card_arg(d, "card", ("discard",) if d.kind == "use" else ())
             known(st, cid)
             if isinstance(d.args, dict) and "discard" in d.args:
+                if not isinstance(d.args["discard"], str):
+                    raise Refusal("malformed_decision", "an Ｓ・バック's discard is one card id")
                 known(st, d.args["discard"])
             if cid not in offered:
                 other = st.board.cards.get(cid)
@@ -461,7 +463,7 @@ def declarations(st: State, script: Script, defender: str, waiting: list[str]) -
 
 def choose_shield(st: State, script: Script, defender: str, clause: str, exclude: list[str] = ()) -> str:
     def validate(d: Decision) -> str:
-        cid = card_arg(d, "card", "shield")
+        cid = card_arg(d)
         known(st, cid)
         if cid not in st.board.zone(defender, "shields"):
             raise Refusal("shield_not_attacked_players", clause=U2)
@@ -476,7 +478,7 @@ def choose_shield(st: State, script: Script, defender: str, clause: str, exclude
 
 def _offer(st: State, script: Script, player: str, card: Card, clause: str, broken: str) -> bool:
     def validate(d: Decision) -> bool:
-        cid = card_arg(d, "card")
+        cid = card_arg(d, "card", ("discard",) if d.kind == "use" else ())
         known(st, cid)
         if cid != card.id:
             other = st.board.cards.get(cid)

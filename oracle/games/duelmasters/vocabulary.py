@@ -32,7 +32,8 @@ EVENTS = specs(
     EventSpec("resolved", ("card", "ability", "player"),
               "A triggered ability of `card` resolves; `player` is the card's controller", "card"),
     EventSpec("tapped", ("card",), "A creature is tapped (to attack, to block, or as a tap ability's cost)", "card"),
-    EventSpec("untapped", ("card",), "A creature is untapped by an effect", "card"),
+    EventSpec("untapped", ("card",), "A tapped creature is untapped by an effect (an untap effect on an untapped "
+              "creature does nothing: no event)", "card"),
     EventSpec("attacked", ("card", "target"),
               "A1/C1: the attacker attacks `target`: a player id (never a shield) or a tapped creature", "card"),
     EventSpec("used", ("card", "ability", "player"),
@@ -180,7 +181,8 @@ PLAYER_FIELDS: dict[str, str] = {}
 CARD_FIELDS = {
     "zone": "battlefield | shields | hand | deck | graveyard | mana",
     "owner": "player id",
-    "tapped": "bool",
+    "tapped": "bool: a battle-zone state; false for a card anywhere else (a card that leaves the battle zone is no "
+              "longer tapped, an evolution source that follows its creature included)",
     "power": "int | null: in the battle zone the current power (pumps included; パワーアタッカー only during its "
              "attack; battle_power_plus only until its battle ends; no power given counts 0); elsewhere the card's "
              "own power, null when it has none",
