@@ -166,11 +166,7 @@ def _return_to_hand(st: State, script: Script, item: StackItem, _: Any) -> None:
     """"Return target permanent to its owner’s hand": 400.7, it becomes a new object (no counters, damage,
     protector or combat role; an attacked battle's attackers attack nothing, 510.1b); a double-faced card is
     front face up in the hand."""
-    c = st.card(item.targets[0])
-    sba.leave_battlefield(st, c.id, "hand", st.c(CR400_7))
-    if c.props.get("face") == "back":
-        c.props["face"] = "front"
-        c.abilities = normalize_abilities(st.cards_def.get(c.name or "", {}).get("abilities", []))
+    sba.leave_battlefield(st, item.targets[0], "hand", st.c(CR400_7))  # front face up in the hand (State.reset_object)
 
 
 SPELL_EFFECTS: dict[str, Callable[[State, Script, StackItem, Any], None]] = {
