@@ -648,6 +648,8 @@ class _Play:
     def _do_declare_attackers(self, at: int, entry: dict[str, Any]) -> None:
         seat = self.seat[entry["player"]]
         self._require(seat, "DeclareAttackers")
+        if not isinstance(entry.get("args") or {}, dict):
+            raise _Refused(f"declare_attackers takes {{attacker: target}}, not {entry.get('args')!r}")
         attacks = []
         for a, t in (entry.get("args") or {}).items():
             if t in self.seat:
@@ -664,6 +666,8 @@ class _Play:
     def _do_declare_blockers(self, at: int, entry: dict[str, Any]) -> None:
         seat = self.seat[entry["player"]]
         self._require(seat, "DeclareBlockers")
+        if not isinstance(entry.get("args") or {}, dict):
+            raise _Refused(f"declare_blockers takes {{blocker: attacker}}, not {entry.get('args')!r}")
         pairs = [[self._obj(b), self._obj(a)] for b, a in (entry.get("args") or {}).items()]
         self._apply(seat, {"type": "DeclareBlockers", "data": {"assignments": pairs}}, at)
 
