@@ -512,7 +512,9 @@ class _Play:
         if taken is not None:
             self._outcome(at, entry, taken)
             return
-        snapshot = self.game.state() if kind in ("cast", "cast_transformed") else None
+        # a refusal changes nothing: decisions applied in parts (a cast and its targets, the damage of several
+        # attackers) are undone whole when a later part is refused
+        snapshot = self.game.state() if kind in ("cast", "cast_transformed", "assign_combat_damage") else None
         n_events = len(self._step(at))
         try:
             getattr(self, "_do_" + kind)(at, entry)
@@ -646,6 +648,8 @@ class _Play:
     def _do_declare_attackers(self, at: int, entry: dict[str, Any]) -> None:
         seat = self.seat[entry["player"]]
         self._require(seat, "DeclareAttackers")
+        if not isinstance(entry.get("args") or {}, dict):
+            raise _Refused(f"declare_attackers takes {{attacker: target}}, not {entry.get('args')!r}")
         attacks = []
         for a, t in (entry.get("args") or {}).items():
             if t in self.seat:
@@ -662,6 +666,8 @@ class _Play:
     def _do_declare_blockers(self, at: int, entry: dict[str, Any]) -> None:
         seat = self.seat[entry["player"]]
         self._require(seat, "DeclareBlockers")
+        if not isinstance(entry.get("args") or {}, dict):
+            raise _Refused(f"declare_blockers takes {{blocker: attacker}}, not {entry.get('args')!r}")
         pairs = [[self._obj(b), self._obj(a)] for b, a in (entry.get("args") or {}).items()]
         self._apply(seat, {"type": "DeclareBlockers", "data": {"assignments": pairs}}, at)
 
@@ -686,7 +692,10 @@ class _Play:
         """510.1c-d: each attacker's damage divided among its blockers; with trample (702.19b-c) the part named
         for what it attacks (a player, planeswalker or battle) is phase's ``trample_damage``."""
         seat = self.seat[entry["player"]]
-        for attacker, split in (entry.get("args") or {}).items():
+        args = entry.get("args")
+        if not isinstance(args, dict) or not args or not all(isinstance(v, dict) for v in args.values()):
+            raise _Refused(f"assign_combat_damage takes {{attacker: {{recipient: n}}}}, not {args!r}")
+        for attacker, split in args.items():
             self._require(seat, "AssignCombatDamage")
             prompt = self.wf()["data"]
             if prompt.get("attacker_id") != self._obj(attacker):
@@ -721,6 +730,9 @@ class _Play:
         seat = self.seat[entry["player"]]
         self._require(seat, "OptionalEffectChoice")
         args = entry.get("args")
+        if not (isinstance(args, bool) or (isinstance(args, dict) and set(args) == {"targets"}
+                                           and isinstance(args["targets"], list))):
+            raise _Refused(f"cast_transformed takes true, false or {{targets: [...]}}, not {args!r}")
         want = bool(args)
         act = next((a for a in self.game.actions()
                     if a.kind == "DecideOptionalEffect" and a.data.get("accept") is want), None)

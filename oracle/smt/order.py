@@ -185,7 +185,8 @@ ORDERS: tuple[Order, ...] = (
           (OrderStep("mtg:310.6", frozenset({"counters_removed"}), _by_card, where=_is(kind="defense", left=0),
                 label="last defense counter removed"),
            OrderStep("mtg:310.11b", frozenset({"resolved"}), _by_card, where=_ability_in("siege"), label="Siege trigger resolves"),
-           OrderStep("mtg:310.11b", frozenset({"moved"}), _by_card, where=_is(to="exile"), label="exiled"),
+           OrderStep("mtg:310.11b", frozenset({"moved"}), _by_card, where=_is(to="exile", **{"from": "battlefield"}),
+                     label="exiled"),  # the trigger's exile; a later one (800.4a: its caster leaves) is from the stack
            OrderStep("mtg:310.11b", frozenset({"cast"}), _by_card, where=_is(face="back"), label="cast transformed")),
           "310.11b: the last counter goes, the Siege trigger resolves, exiles the battle, then it may be cast."),
 )

@@ -47,13 +47,21 @@ def _gain_control(st: State, script: Script, item: StackItem, _: Any) -> None:
                                    clause=st.c(RULING_REMOVED_FROM_COMBAT if attacked else CR506_4))
 
 
+def _attacked(st: State, cid: str) -> bool:
+    """Whether permanent ``cid`` is being attacked (a planeswalker or battle some attacking creature attacks)."""
+    return st.combat is not None and cid in st.combat.attackers.values()
+
+
 def _become_copy(st: State, script: Script, item: StackItem, _: Any) -> None:
     """707.2: the copy acquires the original's copiable values; 310.8g: a battle that becomes a copy of another
     battle keeps its protector. A nonbattle that so becomes a battle has none: the 310.10 SBA that follows chooses
     one (its protector_chosen carries 310.10). A creature in combat that so becomes a battle is removed from combat (the seed:
-    "何らかの方法で攻撃やブロックをしているクリーチャーをバトルにした場合、それは戦闘から取り除かれる")."""
+    "何らかの方法で攻撃やブロックをしているクリーチャーをバトルにした場合、それは戦闘から取り除かれる"); so is a planeswalker being
+    attacked that so stops being a planeswalker (506.4: "if it's a planeswalker that's being attacked and stops being a
+    planeswalker")."""
     target, original = (st.card(x) for x in item.targets)
     was_battle = st.is_battle(target)
+    was_planeswalker = st.is_planeswalker(target)
     was_protected = was_battle and target.props.get("protector") is not None
     with st.trace.simultaneous():
         target.props["copy_of"] = original.name
@@ -62,6 +70,8 @@ def _become_copy(st: State, script: Script, item: StackItem, _: Any) -> None:
         if (not was_battle and st.is_battle(target) and st.combat
                 and (target.id in st.combat.attackers or target.id in st.combat.blockers)):
             sba.remove_from_combat(st, target.id, emit=True, clause=st.c(SUMMARY_NO_COMBAT))
+        elif was_planeswalker and not st.is_planeswalker(target) and _attacked(st, target.id):
+            sba.remove_from_combat(st, target.id, emit=True, clause=st.c(CR506_4))
 
 
 def _become_battle(st: State, script: Script, item: StackItem, _: Any) -> None:
@@ -82,14 +92,17 @@ def _become_creature(st: State, script: Script, item: StackItem, pt: dict) -> No
 
 def _become_artifact_creature(st: State, script: Script, item: StackItem, pt: dict) -> None:
     c = st.card(item.targets[0])
-    was_battle = st.is_battle(c)
+    was_battle, was_planeswalker = st.is_battle(c), st.is_planeswalker(c)
     with st.trace.simultaneous():
         c.props.setdefault("type_effects", []).append(("set", ["artifact", "creature"]))
         c.props.setdefault("pt_effects", []).append(("set", (pt["power"], pt["toughness"])))
         st.trace.emit("types_changed", st.c(CR310_8G if was_battle else CR613_1D), card=c.id, types=st.types(c))
-        if was_battle and st.combat and c.id in st.combat.attackers.values():
+        if was_battle and _attacked(st, c.id):
             # "If a battle that's being attacked somehow stops being a battle, it is removed from combat."
             sba.remove_from_combat(st, c.id, emit=True, clause=st.c(RULING_REMOVED_FROM_COMBAT))
+        elif was_planeswalker and _attacked(st, c.id):
+            # 506.4: "if it's a planeswalker that's being attacked and stops being a planeswalker"
+            sba.remove_from_combat(st, c.id, emit=True, clause=st.c(CR506_4))
 
 
 def _add_defense(st: State, script: Script, item: StackItem, n: int) -> None:
@@ -153,11 +166,7 @@ def _return_to_hand(st: State, script: Script, item: StackItem, _: Any) -> None:
     """"Return target permanent to its owner’s hand": 400.7, it becomes a new object (no counters, damage,
     protector or combat role; an attacked battle's attackers attack nothing, 510.1b); a double-faced card is
     front face up in the hand."""
-    c = st.card(item.targets[0])
-    sba.leave_battlefield(st, c.id, "hand", st.c(CR400_7))
-    if c.props.get("face") == "back":
-        c.props["face"] = "front"
-        c.abilities = normalize_abilities(st.cards_def.get(c.name or "", {}).get("abilities", []))
+    sba.leave_battlefield(st, item.targets[0], "hand", st.c(CR400_7))  # front face up in the hand (State.reset_object)
 
 
 SPELL_EFFECTS: dict[str, Callable[[State, Script, StackItem, Any], None]] = {

@@ -4,7 +4,6 @@ its effect, then its owner's graveyard)."""
 
 from __future__ import annotations
 
-from ...core.board import normalize_abilities
 from ...core.script import Script
 from .abilities import SPELL_EFFECTS, TRIGGER_EFFECTS
 from .battles import enter_battlefield
@@ -41,7 +40,4 @@ def to_graveyard(st: State, c, clause: str | None = None) -> None:
     """608.2n: "the spell is put into its owner’s graveyard" -- a transformed Siege's back face too (a card in a
     graveyard has its front face up, 400.7)."""
     st.board.move(c.id, "graveyard", clause or st.c(CR608_2N))
-    st.reset_object(c)
-    if c.props.get("face") == "back":
-        c.props["face"] = "front"
-        c.abilities = normalize_abilities(st.cards_def.get(c.name or "", {}).get("abilities", []))
+    st.reset_object(c)  # front face up (712.8a)

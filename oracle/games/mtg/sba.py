@@ -193,6 +193,7 @@ def _objects_leave_with(st: State, player: str) -> None:
                 else:
                     st.stack[:] = [i for i in st.stack if not (i.card == c.id and i.ability is None)]
                     st.board.move(c.id, "outside_game", clause)
+                    st.reset_object(c)  # 400.7, 712.8a: a new object, front face up
             for c in regained:
                 back = c.props.pop("control_from")
                 st.board.zones[(c.controller, "battlefield")].remove(c.id)
@@ -211,3 +212,4 @@ def _objects_leave_with(st: State, player: str) -> None:
                 else:
                     st.stack[:] = [i for i in st.stack if i.card != c.id]
                     st.board.move(c.id, "exile", clause)
+                    st.reset_object(c)  # 400.7, 712.8a: a new object, front face up

@@ -168,11 +168,15 @@ class State:
         return "battle" in self.face_def(c).get("types", [])
 
     def reset_object(self, c: Card) -> None:
-        """400.7: a permanent that changes zones becomes a new object with no memory of its old one."""
+        """400.7: a permanent (or spell) that changes zones becomes a new object with no memory of its old one; 712.8a:
+        a double-faced card outside the battlefield and the stack has only its front face's characteristics."""
         for k in ("type_effects", "pt_effects", "protector", "attached_to", "damage", "copy_of", "entered", "control_from"):
             c.props.pop(k, None)
         c.counters.clear()
         c.tapped = False
+        if c.props.get("face") == "back":
+            c.props["face"] = "front"
+            c.abilities = normalize_abilities(self.cards_def.get(c.name or "", {}).get("abilities", []))
 
     def on_stack_or_pending(self, cid: str) -> bool:
         return any(i.card == cid and i.ability for i in self.stack + self.pending)
