@@ -151,12 +151,13 @@ def _cpu_seconds(pid: int) -> float | None:
 def _timed_round_trips(requests: list[Any], count: int, window: int = 1) -> dict[str, float]:
     """``count`` round trips over one ``serve`` process, cycling through ``requests``, with up to ``window``
     requests in flight (1: one request, then its reply; more: as ``run`` sends them to an engine that
-    declares ``pipeline``, :meth:`oracle.harness.adapters.SubprocessEngine.prefetch`): per second (wall), and
+    declares ``pipeline``, through :class:`oracle.harness.runner.Ahead`): per second (wall), and
     the CPU microseconds per round trip of the harness (this process: writing the request, reading, parsing
     and checking the reply) and of ``serve`` (reading the request, the engine, writing the reply)."""
     import resource
 
     from .harness.adapters import SubprocessEngine
+    from .harness.runner import Ahead
 
     engine = SubprocessEngine(SERVE)
     # every request of the run its own id, as every case of a run has (several may be in flight at once)
@@ -169,14 +170,10 @@ def _timed_round_trips(requests: list[Any], count: int, window: int = 1) -> dict
             engine.run_case(req, timeout=30)
         pid = engine._proc.pid if engine._proc is not None else 0
         serve0, own0 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
+        ahead = Ahead(engine if window > 1 else object(), timed.__getitem__, count)  # as the runner sends them
         t = time.perf_counter()
-        sent = 0
         for n in range(count):
-            while sent < count and sent - n < window:  # the runner's _Ahead: requests ahead, in order
-                if window > 1:
-                    engine.prefetch(timed[sent])
-                sent += 1
-            engine.run_case(timed[n], timeout=30)
+            engine.run_case(ahead.send_after(n), timeout=30)
         wall = time.perf_counter() - t
         serve1, own1 = _cpu_seconds(pid), resource.getrusage(resource.RUSAGE_SELF)
     finally:

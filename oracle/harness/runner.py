@@ -135,7 +135,8 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     for n, lc in cases:
         rs, skip = choose_ruleset(lc, ruleset)
         plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name)))
-    ahead = _Ahead(engine, plan, hello)
+    ahead = Ahead(engine, lambda i: None if plan[i][3] else case_request(plan[i][1], plan[i][2], hello),
+                  len(plan))
     try:
         for at, (n, lc, rs, skip) in enumerate(plan):
             if skip:
@@ -166,38 +167,38 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     return out
 
 
-class _Ahead:
-    """The requests of the cases after the current one, written before its reply is checked, to an engine
-    that pipelines (``prefetch``, capability ``pipeline``): the engine plays them while the harness compares."""
+class Ahead:
+    """The requests after the current one, written before its reply is checked, to an engine that pipelines
+    (``prefetch``, capability ``pipeline``): the engine plays them while the harness compares. ``make(i)`` is
+    the request of item ``i`` of ``count`` (``None``: an item not sent, a skipped case); each is made once."""
 
-    def __init__(self, engine: Engine, plan: list, hello: Hello) -> None:
+    def __init__(self, engine: Engine, make: Callable[[int], CaseRequest | None], count: int) -> None:
         self.prefetch = getattr(engine, "prefetch", None)
         self.window = getattr(engine, "window", 1) if callable(self.prefetch) else 1
-        self.plan, self.hello = plan, hello
-        self.made: dict[int, CaseRequest] = {}
-        self.sent = -1  # the last plan index considered for sending
+        self.make, self.count = make, count
+        self.made: dict[int, CaseRequest | None] = {}
+        self.sent = -1  # the last index considered for sending
 
-    def request(self, at: int) -> CaseRequest:
-        _, lc, rs, _ = self.plan[at]
+    def request(self, at: int) -> CaseRequest | None:
         if at not in self.made:
-            self.made[at] = case_request(lc, rs, self.hello)
+            self.made[at] = self.make(at)
         return self.made[at]
 
     def send_after(self, at: int) -> CaseRequest:
-        """The request of case ``at`` (made once); and the next cases' requests written while there is room."""
+        """The request of item ``at``; and the next items' requests written while there is room."""
         request = self.request(at)
+        assert request is not None, "a skipped item is never sent"
         if self.window > 1:
             self.prefetch(request)  # type: ignore[misc]  # first: its reply is the next one read
             self.sent = max(self.sent, at)
-            while self.sent + 1 < len(self.plan) and self.sent + 1 - at < self.window:
+            while self.sent + 1 < self.count and self.sent + 1 - at < self.window:
                 nxt = self.sent + 1
-                if self.plan[nxt][3] is None:  # a case to run, not one to skip
-                    try:
-                        ahead = self.request(nxt)
-                    except Exception:  # said when that case runs, by run_case
-                        break
-                    if not self.prefetch(ahead):  # type: ignore[misc]
-                        break
+                try:
+                    ahead = self.request(nxt)
+                except Exception:  # said when that case runs, by run_case
+                    break
+                if ahead is not None and not self.prefetch(ahead):  # type: ignore[misc]
+                    break
                 self.sent = nxt
         self.made.pop(at, None)
         return request
