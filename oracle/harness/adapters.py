@@ -211,7 +211,7 @@ class SubprocessEngine:
     def prefetch(self, request: CaseRequest) -> bool:
         """Write ``request`` now, its reply read when :meth:`run_case` asks for it (capability
         ``pipeline``); ``False`` when the window is full or the engine does not pipeline (nothing written)."""
-        if request.id in self._answered or any(rid == request.id for rid, _ in self._in_flight):
+        if request.id in self._answered or self._sent(request.id):
             return True
         if len(self._in_flight) >= self.window:
             return False
@@ -227,7 +227,7 @@ class SubprocessEngine:
         flight) until its own is read; what happened to it is returned or raised."""
         rid = request.id
         while rid not in self._answered:
-            if not any(r == rid for r, _ in self._in_flight):
+            if not self._sent(rid):
                 try:
                     self._send(request, parse, timeout)
                 except (_Timeout, _Eof, OSError) as exc:
@@ -238,6 +238,10 @@ class SubprocessEngine:
         if isinstance(got, Exception):
             raise got
         return got
+
+    def _sent(self, rid: str) -> bool:
+        """Whether request ``rid`` is written and not yet answered."""
+        return any(r == rid for r, _ in self._in_flight)
 
     def _send(self, request: Any, parse: Any, timeout: float | None) -> None:
         if self._proc is None:
