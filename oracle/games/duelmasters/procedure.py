@@ -426,8 +426,7 @@ def declarations(st: State, script: Script, defender: str, waiting: list[str]) -
     order: list[tuple[Card, str]] = []
     while (offered := open_cards()):
         def validate(d: Decision, offered: list[str] = offered) -> tuple[Card, str | None]:
-            cid = card_arg(d, "card", ("discard",) if d.kind == "use" else ())
-            known(st, cid)
+            cid = _offered_card(st, d)
             if isinstance(d.args, dict) and "discard" in d.args:
                 if not isinstance(d.args["discard"], str):
                     raise Refusal("malformed_decision", "an Ｓ・バック's discard is one card id")
@@ -476,10 +475,17 @@ def choose_shield(st: State, script: Script, defender: str, clause: str, exclude
     return cid
 
 
+def _offered_card(st: State, d: Decision) -> str:
+    """The card a `use` or `decline` of an offered card names (N7, U5): a bare id or `{card}` (`use` also
+    `{card, discard}`), well formed (:func:`known`)."""
+    cid = card_arg(d, "card", ("discard",) if d.kind == "use" else ())
+    known(st, cid)
+    return cid
+
+
 def _offer(st: State, script: Script, player: str, card: Card, clause: str, broken: str) -> bool:
     def validate(d: Decision) -> bool:
-        cid = card_arg(d, "card", ("discard",) if d.kind == "use" else ())
-        known(st, cid)
+        cid = _offered_card(st, d)
         if cid != card.id:
             other = st.board.cards.get(cid)
             if other is not None and other.zone == "hand" and other.has("s_trigger") and cid != broken:
