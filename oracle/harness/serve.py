@@ -16,7 +16,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
 
-from pydantic import ValidationError
+import orjson
+from pydantic import BaseModel, ValidationError
 
 from .. import __version__, registry
 from ..errors import OracleError, ScriptError
@@ -195,14 +196,15 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
     # whose replies say what is wrong.
     model: Any = LegalityRequest if b'"legality"' in line else CaseRequest
     request: Any = None
-    try:
-        request = model.model_validate_json(line)
-    except ValueError:
+    long_run = long_digit_run(line)  # maybe an integer literal as long as INT_MAX: the walk below says
+    try:  # orjson parses in half the time, but reads an integer past 64 bits as a float: not where one may be
+        request = model.model_validate_json(line) if long_run else model.model_validate(orjson.loads(line))
+    except ValueError:  # orjson.JSONDecodeError is one too
         pass
     else:
         if model is LegalityRequest and "type" not in request.model_fields_set:
             request = None
-        elif long_digit_run(line):  # maybe an integer literal as long as INT_MAX: the walk below says
+        elif long_run:
             long_ints.append("")
     if request is None:
         try:
@@ -269,7 +271,27 @@ def _lines(stdin: BinaryIO) -> Iterator[bytes]:
         yield line
 
 
+def _fields(model: Any) -> dict[str, Any]:
+    """A reply model's fields, as orjson writes them (``__dict__``: every field, in the model's order)."""
+    if isinstance(model, BaseModel):
+        return model.__dict__
+    raise TypeError(type(model).__name__)
+
+
 def _dump(reply: CaseReply | LegalityReply) -> bytes:
+    """The reply as one protocol line: by orjson (the same bytes as ``jsonl.encode``, in half the time; a test
+    holds them equal), else, for a value orjson refuses (an integer past 64 bits, a lone surrogate),
+    ``jsonl.encode``."""
+    try:
+        if isinstance(reply, CaseReply):  # its lists of models as dicts at once (a callback per entry costs more)
+            fields = dict(reply.__dict__)
+            for key in ("trace", "decisions", "checkpoints"):
+                if fields[key] is not None:
+                    fields[key] = [m.__dict__ for m in fields[key]]
+            return orjson.dumps(fields, default=_fields, option=orjson.OPT_APPEND_NEWLINE)
+        return orjson.dumps(reply, default=_fields, option=orjson.OPT_APPEND_NEWLINE)
+    except (TypeError, orjson.JSONEncodeError):
+        pass
     try:
         return jsonl.encode(reply)
     except Exception as exc:  # e.g. a value JSON cannot hold, or an id with a lone surrogate (UTF-8 cannot)
