@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib
-from contextlib import contextmanager
+import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Protocol, TypeVar
+from typing import Any, Callable, Protocol, TypeVar
 
 from ..model import CaseReply, CaseRequest, Checkpoint, DecisionOutcome
 from .errors import ScriptError
@@ -41,7 +41,8 @@ class GameModule:
     procedure: str
 
     def run(self, request: CaseRequest) -> CaseReply:
-        return importlib.import_module(self.procedure).run(request)
+        procedure = sys.modules.get(self.procedure) or importlib.import_module(self.procedure)
+        return procedure.run(request)
 
     def explicit_script(self, request: CaseRequest) -> list[dict[str, Any]]:
         """The request's script with any shorthand of the game written out (Magic: implied passes); a game
@@ -79,14 +80,20 @@ DEFAULT = Observe()
 OBSERVE: ContextVar[Observe | None] = ContextVar("tcg_oracle_observe", default=None)
 
 
-@contextmanager
-def observing(**options: Any) -> Iterator[None]:
-    """Run reference engines with these :class:`Observe` options inside the block."""
-    token = OBSERVE.set(Observe(**options))
-    try:
-        yield
-    finally:
-        OBSERVE.reset(token)
+class observing:
+    """Run reference engines with these :class:`Observe` options inside the block (a plain context manager:
+    ``serve`` opens one per request)."""
+
+    __slots__ = ("observe", "token")
+
+    def __init__(self, **options: Any) -> None:
+        self.observe = Observe(**options)
+
+    def __enter__(self) -> None:
+        self.token = OBSERVE.set(self.observe)
+
+    def __exit__(self, *exc: object) -> None:
+        OBSERVE.reset(self.token)
 
 
 def run_procedure(

@@ -227,8 +227,6 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         why = f"this engine plays {', '.join(games)}, not {request.game}"
         return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id,
                                                                                                  error=why)
-    from .runner import error_text
-
     try:
         if isinstance(request, LegalityRequest):
             return legality(request, behaviour)
@@ -238,6 +236,8 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
     except OracleError as exc:
         why = str(exc)
     except Exception as exc:  # a bug costs its case, as in process
+        from .runner import error_text
+
         why = error_text(exc)
     return LegalityReply(id=request.id, error=why) if model is LegalityRequest else CaseReply(id=request.id, error=why)
 
