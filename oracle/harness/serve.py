@@ -186,11 +186,6 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
     data: Any = None
     long_ints: list[str] = []
 
-    def parse_int(text: str) -> int:  # notes the literals long enough to pass INT_MAX (exact, cheaper than a walk)
-        if len(text.lstrip("-")) >= INT_DIGITS:
-            long_ints.append(text)
-        return int(text)
-
     # The common case in one pass (pydantic's JSON parser, the model guessed from the bytes); a line it
     # refuses, or a legality query without its "type" (read below as a case request), takes the path below,
     # whose replies say what is wrong.
@@ -207,6 +202,11 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         elif long_run:
             long_ints.append("")
     if request is None:
+        def parse_int(text: str) -> int:  # notes the literals long enough to pass INT_MAX (exact, cheaper than a walk)
+            if len(text.lstrip("-")) >= INT_DIGITS:
+                long_ints.append(text)
+            return int(text)
+
         try:
             data = json.loads(line, parse_int=parse_int)
             model = LegalityRequest if isinstance(data, dict) and data.get("type") == "legality" else CaseRequest
