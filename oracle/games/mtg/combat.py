@@ -17,7 +17,7 @@ from .priority import priority_step
 from .state import Combat, StackItem, State
 from .clauses import (
     CR510_4, CR702_4B, CR702_7B, CR702_19B, CR702_19D,
-    CR310_8B, CR310_8C, CR310_8D, CR506_2, CR506_2A, CR508_1, CR508_1A, CR508_1B, CR508_1F, CR508_1K, CR508_1M,
+    CR310_8B, CR310_8C, CR310_8D, CR506_2, CR506_2A, CR506_4C, CR508_1, CR508_1A, CR508_1B, CR508_1F, CR508_1K, CR508_1M,
     CR509_1A, CR509_1C, CR509_1G, CR509_1H, CR510_1A, CR510_1B, CR510_1C, CR511_3, SUMMARY_ATTACK_BATTLE,
     SUMMARY_NO_COMBAT, SUMMARY_TWO_HEADED_GIANT,
 )
@@ -148,7 +148,11 @@ def _may_block(st: State, player: str, attacker: str) -> None:
         if not (player == prot or (st.two_headed and prot is not None and st.teammates(player, prot))):
             raise Refusal("not_protector", f"{player} does not protect {target}", clause=st.c(CR310_8C))
         return
-    who = st.defending_for(target) if target is not None else None
+    if target is None:  # 506.4c: its planeswalker or battle left combat; attacking nothing, "It may be blocked."
+        if not any(player == d or (st.two_headed and st.teammates(player, d)) for d in cb.defending):
+            raise Refusal("not_defending", f"{player} is not a defending player", clause=st.c(CR509_1A))
+        return  # by a defending player (mtg:A-attacking-nothing-blockers)
+    who = st.defending_for(target)
     if not (player == who or (st.two_headed and who is not None and st.teammates(player, who))):
         raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=st.c(CR509_1A))
 
@@ -263,9 +267,12 @@ def declare_blockers(st: State, script: Script) -> None:
 
 
 def _blocker_clause(st: State, blocker: str, target: str | None) -> str:
-    """310.8c for the protector's blocker of a battle's attacker; in Two-Headed Giant a teammate's blocker
-    for it is the seed's note ("あなたのチームメイトが守っているバトルが攻撃されたなら、あなたのクリーチャーでも
-    ブロックに参加してよい"); any other block is 509.1g."""
+    """506.4c for a blocker of an attacker attacking nothing; 310.8c for the protector's blocker of a battle's
+    attacker; in Two-Headed Giant a teammate's blocker for it is the seed's note
+    ("あなたのチームメイトが守っているバトルが攻撃されたなら、あなたのクリーチャーでもブロックに参加してよい"); any other
+    block is 509.1g."""
+    if target is None:  # an attacker attacking nothing "may be blocked" (506.4c)
+        return st.c(CR506_4C)
     if target in st.board.cards and st.is_battle(st.card(target)):
         prot = st.card(target).props.get("protector")
         return st.c(CR310_8C if st.card(blocker).controller == prot else SUMMARY_TWO_HEADED_GIANT)
