@@ -71,6 +71,9 @@ def board_of_case(case: Case) -> tuple[BlockBoard | None, str]:
     """The block board at the case's first attack, or ``None`` and why the models cannot describe it."""
     if case.game == "mtg" and case.setup.phase != "combat":
         return None, "starts outside combat"
+    teams = [ps.team for ps in case.setup.players.values() if ps.team is not None]
+    if len(teams) != len(set(teams)):  # 805.10d: teammates block for each other; the models know no teams
+        return None, "a game of teams (the block models have none)"
     attacks = _attacks(case)
     if not attacks:
         return None, "its first decision is not the attack"

@@ -100,7 +100,8 @@ REASONS = {
     "blocker_not_yours": "509.1a: a defending player declares blocks for creatures they control",
     "not_an_attacker": "509.1a: a blocker blocks a creature that is attacking",
     "not_protector": "310.8c: only creatures the battle's protector controls can block creatures attacking it",
-    "not_defending": "509.1a: the attacker is not attacking this player, a planeswalker they control or a battle they protect",
+    "not_defending": "509.1a: the attacker is not attacking this player, a planeswalker they control or a battle they protect "
+                     "(one attacking nothing may be blocked by a defending player: 506.4c)",
     "flying": "702.9b: a creature with flying can be blocked only by creatures with flying or reach",
     "menace": "702.111b: a creature with menace can't be blocked except by two or more creatures",
     "block_requirements_not_maximized": "509.1c: the blocks obey fewer requirements (must be blocked, all able to "
