@@ -170,6 +170,18 @@ def _protector_kept(original: Any) -> Any:
     return set_protector
 
 
+def _kept_protector_still_appropriate(original: Any) -> Any:
+    """The same misreading where 310.10 looks: a protector kept is still an appropriate one, so no new one is
+    asked for (without this the state-based actions would ask again and again, and the engine never stop)."""
+    def legal_protectors(st: Any, battle: Any) -> list[str]:
+        legal = original(st, battle)
+        kept = battle.props.get("protector")
+        if kept is not None and kept not in st.lost and kept not in legal:
+            return [kept, *legal]
+        return legal
+    return legal_protectors
+
+
 def _blocked_attacker_hits_battle(original: Any) -> Any:
     def combat_damage(st: Any, script: Any) -> None:
         cb = st.combat
@@ -247,7 +259,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("mtg-protector-never-replaced", "mtg", "mtg:310.8f",
            "他のプレイヤーがバトルを守る者 になったなら、元のバトルを守る者はバトルを守る者ではなくなる。",
            "a battle keeps its first protector: a new one does not replace it",
-           (Patch(BATTLES + "set_protector", _protector_kept),)),
+           (Patch(BATTLES + "set_protector", _protector_kept),
+            Patch(BATTLES + "legal_protectors", _kept_protector_still_appropriate))),
     Mutant("mtg-battle-creature-attacks", "mtg", "mtg:summary.no-combat",
            "何らかの方法でバトルをクリーチャー化した場合も、それがバトルのカード・タイプを持っている限り攻撃もブロックもできない。",
            "a battle that is also a creature may attack",
