@@ -161,6 +161,10 @@ class EngineError(OracleError):
     """The engine under test broke: could not start, broke the protocol, crashed or hung."""
 
 
+class MutantHang(EngineError):
+    """A mutant engine (in process) played one case past its time limit: its misreading never settles."""
+
+
 class ProtocolError(EngineError):
     """The engine answered something that is not a valid reply (costs one case)."""
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from .. import __version__, registry
+from ..errors import MutantHang
 from ..core.game import run_procedure
 from ..harness.engine import ReferenceEngine, reference_legality
 from ..model import (
@@ -30,6 +34,33 @@ def playing(mutant: Mutant) -> Mutant:
     return dataclasses.replace(mutant, patches=(*mutant.patches, extra))
 
 
+CASE_SECONDS = 10.0
+"""A mutant's time for one case when the run gives none (a case takes milliseconds): past it, the case is an
+``error`` naming the mutant, rather than a run that never ends."""
+
+
+@contextmanager
+def time_limit(seconds: float, mutant: str) -> Iterator[None]:
+    """Raise :class:`MutantHang` in the block after ``seconds`` (a mutant runs in process: a misreading that never
+    settles would hang the whole run). Only where a signal can interrupt: the main thread of a POSIX process;
+    elsewhere no limit."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def hang(signum: int, frame: Any) -> None:
+        raise MutantHang(f"mutant {mutant} played one case for more than {seconds:g} s: its misreading never settles "
+                         f"(a mutant must end every case; make its patches agree with each other)")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 class MutantEngine(ReferenceEngine):
     """The reference engine with one mutant's patches while it plays a case of the mutant's game (a case of
     another game is played by the plain reference)."""
@@ -43,14 +74,19 @@ class MutantEngine(ReferenceEngine):
         return Hello(engine=EngineInfo(name=f"mutant:{self.mutant.name}", version=__version__), games=self.games,
                      capabilities=["legality"])
 
-    def _in_mutant(self, game: str, call: Callable[[], Any]) -> Any:
+    def _in_mutant(self, game: str, call: Callable[[], Any], limit: float | None = None) -> Any:
+        """``call`` with the mutant's patches when ``game`` is its game; ``limit``: seconds before :class:`MutantHang`
+        (none for a whole property run, :mod:`oracle.mutants.properties`)."""
         if game != self.mutant.game:
             return call()
         with applied(self._playing):
-            return call()
+            if limit is None:
+                return call()
+            with time_limit(limit, self.mutant.name):
+                return call()
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
-        return self._in_mutant(request.game, lambda: registry.get(request.game).run(request))
+        return self._in_mutant(request.game, lambda: registry.get(request.game).run(request), timeout or CASE_SECONDS)
 
     def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
-        return self._in_mutant(request.game, lambda: reference_legality(request))
+        return self._in_mutant(request.game, lambda: reference_legality(request), timeout or CASE_SECONDS)

@@ -179,3 +179,26 @@ def test_report_shows_the_kill_matrix(tmp_path, runs, suite):
     page = html.read_text(encoding="utf-8")
     assert 'id="kill-matrix"' in page and "dm-w-breaker-stops-when-attacker-leaves" in page
     assert main(["report", str(km), "--out", str(html)]) == 2
+
+
+def test_a_mutant_that_never_settles_costs_its_case_as_an_error_naming_it(monkeypatch, suite):
+    """A mutant runs in process: one whose misreading loops forever (as mtg-protector-never-replaced did on a
+    board where 310.10 must replace a protector) must not hang the run -- the case errs, naming the mutant."""
+    import oracle.mutants.engine as mutant_engine
+
+    def never_settles(original):
+        def check(st, script):
+            while True:
+                pass
+        return check
+
+    monkeypatch.setattr(mutant_engine, "CASE_SECONDS", 0.3)
+    looping = Mutant("mtg-sba-never-settle", "mtg", "mtg:704.3", "704.3", "state-based actions checked forever",
+                     (Patch("oracle.games.mtg.sba:check", never_settles),))
+    one = [lc for lc in suite.cases if lc.case.id == "mtg.sba.attached-battle-becomes-unattached"]
+    from oracle.loader import Suite
+
+    [result] = run_suite(MutantEngine(looping), Suite(cases=one, errors=[])).cases
+    assert result.status == "error" and "mtg-sba-never-settle" in result.error and "never settles" in result.error
+    [again] = run_suite(ReferenceEngine(), Suite(cases=one, errors=[])).cases  # the patches are gone afterwards
+    assert again.status == "pass"
