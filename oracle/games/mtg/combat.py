@@ -149,9 +149,7 @@ def _may_block(st: State, player: str, attacker: str) -> None:
             raise Refusal("not_protector", f"{player} does not protect {target}", clause=st.c(CR310_8C))
         return
     if target is None:  # 506.4c: its planeswalker or battle left combat; attacking nothing, "It may be blocked."
-        if not any(player == d or (st.two_headed and st.teammates(player, d)) for d in cb.defending):
-            raise Refusal("not_defending", f"{player} is not a defending player", clause=st.c(CR509_1A))
-        return  # by a defending player (mtg:A-attacking-nothing-blockers)
+        return  # by the defending player declaring (only defending players declare; mtg:A-attacking-nothing-blockers)
     who = st.defending_for(target)
     if not (player == who or (st.two_headed and who is not None and st.teammates(player, who))):
         raise Refusal("not_defending", f"{attacker} is not attacking {player}", clause=st.c(CR509_1A))
