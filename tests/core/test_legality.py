@@ -12,8 +12,9 @@ from oracle.core import legality as L
 from oracle.core.errors import ScriptError
 from oracle.core.script import Decision
 from oracle.harness.request import make_request
-from oracle.loader import load_cards, load_suite
-from oracle.model import Setup
+from oracle.loader import load_suite
+
+from legality_requests import advance_to, request
 
 SUITE = load_suite()
 RUNS = [(lc, r) for lc in SUITE.cases for r in lc.case.rulesets]
@@ -60,20 +61,10 @@ def test_every_scripted_decision_is_accepted_exactly_when_the_enumeration_holds_
 # -- perft-style counts: small boards, counted by hand from the rule text ------------------------------
 
 def _request(game: str, setup: dict, script: list | tuple = ()) -> dict:
-    pool = load_cards(game)
-    setup = Setup.model_validate(setup).model_dump(mode="json", exclude_none=True)
-    names = {c["card"] for p in setup["players"].values() for z in p.values() if isinstance(z, list) for c in z}
-    cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}
-    return {"game": game, "ruleset": RULESET[game], "setup": setup, "script": list(script), "cards": cards}
+    return request(game, RULESET[game], setup, script)
 
 
-def _advance_to(request: dict, kind: str) -> L.Pending:
-    """Play on to the point asking ``kind``, passing priority where a priority point comes first."""
-    while True:
-        p = L.legal_decisions(request, len(request["script"]))
-        if kind in p.kinds or p.point is None or "pass" not in p.kinds:
-            return p
-        request["script"].append({p.player: "pass"})
+_advance_to = advance_to
 
 
 def test_perft_ijinden_battle_declaration():

@@ -6,27 +6,16 @@ trigger. Added from the mutation run (docs/mutmut-mtg-survivors.md, session 5, b
 from __future__ import annotations
 
 from oracle.core import legality as L
-from oracle.loader import load_cards
-from oracle.model import Setup
+from legality_requests import advance_to, request
 
 RULESET = "cr-20231117"  # 510.1c as 20220429 words it: the damage assignment order (mtg:A-cr-wording)
 
 
 def _request(setup: dict, script: list | tuple = ()) -> dict:
-    pool = load_cards("mtg")
-    setup = Setup.model_validate(setup).model_dump(mode="json", exclude_none=True)
-    names = {c["card"] for p in setup["players"].values() for z in p.values() if isinstance(z, list) for c in z}
-    cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}
-    return {"game": "mtg", "ruleset": RULESET, "setup": setup, "script": list(script), "cards": cards}
+    return request("mtg", RULESET, setup, script)
 
 
-def _advance_to(request: dict, kind: str) -> L.Pending:
-    """Play on to the point asking ``kind``, passing priority where a priority point comes first."""
-    while True:
-        p = L.legal_decisions(request, len(request["script"]))
-        if kind in p.kinds or p.point is None or "pass" not in p.kinds:
-            return p
-        request["script"].append({p.player: "pass"})
+_advance_to = advance_to
 
 
 def _blocked_by_two_bears(attacker: str) -> L.Pending:
