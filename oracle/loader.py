@@ -460,6 +460,9 @@ def check_case(case: Case, *, root: Path | None = None, extra: Extra = ()) -> li
                 if cs.card not in pool:
                     problems.append((loc + (j, "card"), f"unknown card {cs.card!r} (not in cases/{case.game}/cards.yaml"
                                                         + (" nor the suite's own" if extra else "") + ")"))
+                elif cs.face == "back" and pool[cs.card].back is None:
+                    problems.append((loc + (j, "face"), f"face: back, but {cs.card!r} has no back face (a single-faced "
+                                                        f"card is set up face up: leave face out)"))
                 for who in ("owner", "controller", "protector"):
                     v = getattr(cs, who)
                     if v is not None and v not in players:

@@ -24,3 +24,29 @@ def test_an_invalid_event_inside_a_moment_is_located_at_the_event(root):  # noqa
     lines = GOOD.replace("    - {became_attacker: a}\n", "    - - {became_attacker: a}\n      - [oops]\n").splitlines()
     assert lines[err.line - 1].strip() == "- [oops]", err.line
     assert err.field == "expect.events[0][1]"  # as the semantic checks name an event of a moment
+
+
+def test_a_single_faced_card_set_up_back_face_up_is_a_located_error(tmp_path, capsys):
+    """``face: back`` on a card with no back face was accepted and played as its front; now ``validate`` names the field."""
+    from oracle.cli import main
+
+    p = tmp_path / "face.yaml"
+    p.write_text("""\
+- id: mtg.t.face
+  game: mtg
+  rulesets: [cr-20231117]
+  title: t
+  source: {kind: generated, seed: 1, command: x, date: "2026-12-01"}
+  rules: [mtg:310.7]
+  setup:
+    active: alice
+    players:
+      alice: {battlefield: [{id: x, card: Oracle Bear, face: back}]}
+      bob: {}
+  expect:
+    winner: null
+""", encoding="utf-8")
+    assert main(["validate", str(p)]) == 2
+    err = capsys.readouterr()
+    out = err.out + err.err
+    assert f"{p}:10" in out and "setup.players.alice.battlefield[0].face" in out and "'Oracle Bear' has no back face" in out
