@@ -64,9 +64,6 @@ def _request(game: str, setup: dict, script: list | tuple = ()) -> dict:
     return request(game, RULESET[game], setup, script)
 
 
-_advance_to = advance_to
-
-
 def test_perft_ijinden_battle_declaration():
     """A1 「アタッカーにするイジンを1体以上選ぶ。寝ている状態のイジンや、このターンに戦場に置かれたばかりの
     イジンは選べない」; 即応 「戦場に置かれたターンでもアタッカーになれる」.
@@ -162,7 +159,7 @@ def test_perft_mtg_block_declaration():
         "bob": {"battlefield": [{"id": "w", "card": "Oracle Bear"}, {"id": "r", "card": "Oracle Archer"},
                                 {"id": "t", "card": "Oracle Brute", "tapped": True}]}}},
         [{"alice": {"declare_attackers": {"f": "bob", "m": "bob", "n": "bob"}}}])
-    p = _advance_to(req, "declare_blockers")
+    p = advance_to(req, "declare_blockers")
     assert (p.player, p.kinds) == ("bob", ("declare_blockers",))
     assert p.count == 7
     assert sorted(sorted(o.args.items()) for o in p.legal) == sorted([
@@ -181,7 +178,7 @@ def test_perft_mtg_attack_declaration():
                                   {"id": "a3", "card": "Oracle Sprinter", "entered_this_turn": True},
                                   {"id": "a4", "card": bear, "tapped": True}]},
         "bob": {"battlefield": [{"id": "pw", "card": "Oracle Walker"}]}}})
-    p = _advance_to(req, "declare_attackers")
+    p = advance_to(req, "declare_attackers")
     assert (p.player, p.kinds) == ("alice", ("declare_attackers",))
     assert p.count == 9
 

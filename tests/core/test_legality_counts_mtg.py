@@ -15,19 +15,16 @@ def _request(setup: dict, script: list | tuple = ()) -> dict:
     return request("mtg", RULESET, setup, script)
 
 
-_advance_to = advance_to
-
-
 def _blocked_by_two_bears(attacker: str) -> L.Pending:
     """alice's ``attacker`` (card) attacks bob, who blocks it with two 2/2s, b1 and b2: the assignment point."""
     req = _request({"active": "alice", "phase": "combat", "players": {
         "alice": {"battlefield": [{"id": "a", "card": attacker}]},
         "bob": {"battlefield": [{"id": "b1", "card": "Oracle Bear"}, {"id": "b2", "card": "Oracle Bear"}]}}},
         [{"alice": {"declare_attackers": {"a": "bob"}}}])
-    p = _advance_to(req, "declare_blockers")
+    p = advance_to(req, "declare_blockers")
     assert (p.player, p.kinds) == ("bob", ("declare_blockers",))
     req["script"].append({"bob": {"declare_blockers": {"b1": "a", "b2": "a"}}})
-    p = _advance_to(req, "assign_combat_damage")
+    p = advance_to(req, "assign_combat_damage")
     assert (p.player, p.kinds) == ("alice", ("assign_combat_damage",))
     return p
 
@@ -71,9 +68,9 @@ def test_count_cast_transformed_of_a_back_face_with_no_target():
                                    "counters": {"defense": 2}}, {"id": "x", "card": "Oracle Bear"}]},
         "bob": {}}},
         [{"alice": {"declare_attackers": {"x": "s"}}}])
-    p = _advance_to(req, "declare_blockers")
+    p = advance_to(req, "declare_blockers")
     req["script"].append({"bob": {"declare_blockers": {}}})
-    p = _advance_to(req, "cast_transformed")
+    p = advance_to(req, "cast_transformed")
     assert (p.player, p.kinds) == ("alice", ("cast_transformed",))
     assert p.count == 2
     assert sorted(repr(o.args) for o in p.legal) == ["False", "True"]
