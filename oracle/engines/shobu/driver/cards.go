@@ -136,8 +136,18 @@ func effect(raw json.RawMessage) (match.HandlerFunc, string) {
 		case k == "tap_target" && string(v) == "null":
 			return fx.TapOpCreature, ""
 		case k == "power_plus" && isInt:
-			return func(c *match.Card, ctx *match.Context) { // このターン、パワーを+N (cleared at the turn's end)
+			// このターン、パワーを+N: a condition the engine clears at the turn's end. Inside a battle (the
+			// engine fires "when blocked" / "when it blocks" at its Battle event, after reading the powers)
+			// the battle's power too, as the engine's own card of this text does (Storm Wrangler, dm09).
+			return func(c *match.Card, ctx *match.Context) {
 				c.AddCondition(cnd.PowerAmplifier, n, c.ID)
+				if b, ok := ctx.Event.(*match.Battle); ok {
+					if b.Attacker == c {
+						b.AttackerPower += n
+					} else if b.Defender == c {
+						b.DefenderPower += n
+					}
+				}
 			}, ""
 		case k == "mana_from_deck" && isInt && n == 1:
 			return fx.Draw1ToMana, ""

@@ -590,8 +590,8 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 			return "refused"
 		}
 		id := g.engineID(s)
-		if !contains(g.pending.cards, id) {
-			return "refused"
+		if e.Kind == "decline" && !contains(g.pending.cards, id) {
+			return "refused" // the prompt does not offer it (declining is closing the prompt: no card is sent)
 		}
 		if e.Kind == "use" {
 			if w := g.answer([]string{id}, false); w != "" {
