@@ -46,8 +46,7 @@ SOURCE_HINT = ("get the engine's source: `git clone https://github.com/sindreslu
 GOCODE_HINT = f"install Debian's Go source packages: `apt-get install {DEBIAN_PACKAGES}`"
 
 
-class BuildError(Exception):
-    """A missing prerequisite or a failed step, with what to do about it."""
+from ...errors import EngineBuildError as BuildError  # a missing prerequisite or a failed step, with the fix
 
 
 @dataclass(frozen=True, slots=True)
