@@ -103,6 +103,7 @@ func playCase(req *request) reply {
 		return r
 	}
 	defer g.close()
+	r.Checkpoints = append(r.Checkpoints, checkpoint{After: -1, State: g.observe()}) // before the first entry
 	pre := map[int]bool{} // script entries answered ahead (the shields the engine asks for at the attack)
 	for i := range req.Script {
 		var out string
