@@ -151,6 +151,32 @@ func effect(raw json.RawMessage) (match.HandlerFunc, string) {
 			}, ""
 		case k == "mana_from_deck" && isInt && n == 1:
 			return fx.Draw1ToMana, ""
+		case k == "mana_from_deck" && isInt && n == 2:
+			return fx.Draw2ToMana, ""
+		case k == "destroy_target":
+			var f map[string]json.RawMessage
+			if json.Unmarshal(v, &f) == nil && len(f) == 1 {
+				if string(f["has"]) == `"blocker"` { // 相手のブロッカーを持つクリーチャーを1体選び、破壊する
+					return fx.DestroyOpBlocker, ""
+				}
+				var x int
+				if raw, ok := f["max_power"]; ok && json.Unmarshal(raw, &x) == nil { // 相手のパワーx以下の…
+					return fx.DestroyOpCreatureXPowerOrLess(x, false, match.DestroyedByMiscAbility), ""
+				}
+			}
+		case k == "discard":
+			var d struct {
+				Count  int    `json:"count"`
+				Player string `json:"player"`
+			}
+			if json.Unmarshal(v, &d) == nil && d.Count > 0 {
+				switch d.Player {
+				case "you": // 自分の手札をN枚選び、捨てる
+					return fx.DiscardOwnXCards(d.Count), ""
+				case "opponent": // 相手は自身の手札をN枚選び、捨てる
+					return fx.OpDiscardsXCards(d.Count), ""
+				}
+			}
 		}
 		return nil, fmt.Sprintf("effect %s: %s has no piece in the engine that this driver maps", k, string(v))
 	}

@@ -57,6 +57,8 @@ type tracked struct {
 	card      *match.Card
 	abilities []string
 	hasPower  bool
+	setZone   string // where the setup put it, and whether tapped: an effect the engine took by itself shows
+	setTapped bool
 }
 
 type state struct {
@@ -84,6 +86,10 @@ type game struct {
 	ending   bool
 	panicked string
 	won      string
+	script   []entry
+	deferred []int          // use/decline entries waiting for the engine to offer its next Ｓ・トリガー
+	late     map[int]string // outcomes known only later (a deferred entry)
+	triggers bool           // the running engine call has offered Ｓ・トリガー
 }
 
 func playCase(req *request) reply {
@@ -103,6 +109,7 @@ func playCase(req *request) reply {
 		return r
 	}
 	defer g.close()
+	g.script, g.late = req.Script, map[int]string{}
 	r.Checkpoints = append(r.Checkpoints, checkpoint{After: -1, State: g.observe()}) // before the first entry
 	pre := map[int]bool{} // script entries answered ahead (the shields the engine asks for at the attack)
 	for i := range req.Script {
@@ -111,6 +118,7 @@ func playCase(req *request) reply {
 			out = "not_asked"
 		} else {
 			out = g.play(req.Script, i, pre)
+			g.feedDeferred()
 		}
 		if g.panicked != "" {
 			r.Error = "engine panic: " + g.panicked
@@ -120,8 +128,14 @@ func playCase(req *request) reply {
 		r.Checkpoints = append(r.Checkpoints, checkpoint{After: i, State: g.observe()})
 	}
 	refused := false
-	for _, d := range r.Decisions {
-		refused = refused || d.Outcome == "refused"
+	for n, d := range r.Decisions {
+		if d.Outcome == "deferred" {
+			r.Decisions[n].Outcome = "not_asked" // the engine never offered that card again
+			if late, ok := g.late[d.At]; ok {
+				r.Decisions[n].Outcome = late
+			}
+		}
+		refused = refused || r.Decisions[n].Outcome == "refused"
 	}
 	// a prompt still open after the script: the decision the rules give there came earlier and the engine
 	// refused it (the case then fails on that refusal), or the engine asks what the rules do not (an error)
@@ -270,7 +284,8 @@ func newGame(req *request) (*game, string) {
 				if sc.Tapped {
 					tapped = append(tapped, c)
 				}
-				t := &tracked{caseID: sc.ID, owner: pid, card: c, abilities: names, hasPower: hasPower}
+				t := &tracked{caseID: sc.ID, owner: pid, card: c, abilities: names, hasPower: hasPower,
+					setZone: c.Zone, setTapped: sc.Tapped}
 				g.cards = append(g.cards, t)
 				g.byCase[sc.ID] = t
 				g.byEngine[c.ID] = t
@@ -347,6 +362,7 @@ func (g *game) wait(answered bool) string {
 		select {
 		case p := <-g.prompts:
 			g.pending = &p
+			g.triggers = g.triggers || kindOf(&p) == "s_trigger"
 			return warn + g.drainWarns()
 		case w := <-g.warns:
 			warn += w
@@ -357,6 +373,7 @@ func (g *game) wait(answered bool) string {
 			g.setWinner(uid)
 		case <-g.done:
 			g.running = false
+			g.triggers = false
 			g.pending = nil
 			g.drainWinner()
 			return warn + g.drainWarns()
@@ -551,6 +568,9 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		if !mine || kind != "block" {
 			return "not_asked"
 		}
+		if g.blockBeforeAutomatic(script, i) {
+			return "not_asked"
+		}
 		var ids []string
 		if s, ok := cardArg(e.Args, "blocker"); ok {
 			ids = []string{g.engineID(s)}
@@ -584,6 +604,10 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		return "not_asked"
 	case "use", "decline":
 		if !mine || kind != "s_trigger" {
+			if g.running && g.triggers { // the engine resolves one Ｓ・トリガー before it offers the next:
+				g.deferred = append(g.deferred, i) // this declaration waits for that offer (CR113.6)
+				return "deferred"
+			}
 			return "not_asked"
 		}
 		s, ok := cardArg(e.Args, "card")
@@ -608,10 +632,31 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		if !ok {
 			return "refused"
 		}
+		if e.Kind == "discard" && pre[i] {
+			return "accepted" // answered with the entry of the discard before it (one prompt for all N cards)
+		}
 		if !mine || kind != "effect" {
+			if t, ok := g.byCase[s]; ok && (t.card.Zone != t.setZone || t.card.Tapped != t.setTapped) {
+				return "automatic" // the engine took it itself (its only legal option: fx.SelectFilter)
+			}
 			return "not_asked"
 		}
-		if w := g.answer([]string{g.engineID(s)}, false); w != "" {
+		ids := []string{g.engineID(s)}
+		if e.Kind == "discard" && pre[i] {
+			return "accepted" // answered with the entry of the discard before it (one prompt for all N cards)
+		}
+		if e.Kind == "discard" && g.pending.max > 1 { // the engine asks for all N cards at once
+			for j := i + 1; j < len(script) && len(ids) < g.pending.max; j++ {
+				if script[j].Kind != "discard" || script[j].Player != e.Player {
+					break
+				}
+				if c, ok := cardArg(script[j].Args, "card"); ok {
+					ids = append(ids, g.engineID(c))
+					pre[j] = true
+				}
+			}
+		}
+		if w := g.answer(ids, false); w != "" {
 			return "refused"
 		}
 		g.declineRest()
@@ -712,6 +757,54 @@ func wellFormed(kind string, raw json.RawMessage) bool {
 		return string(raw) == "null" || len(raw) == 0
 	}
 	return true
+}
+
+// blockBeforeAutomatic: the script has this player block now, then an effect's choice, then block again: the
+// rules ask the choice first and the engine, which made it itself (one legal option), asks the block now. This
+// entry is an attempt the engine never saw (not_asked); the later block answers the engine's prompt.
+func (g *game) blockBeforeAutomatic(script []entry, i int) bool {
+	for j := i + 1; j < len(script); j++ {
+		k := script[j].Kind
+		if k == "block" || k == "no_block" || k == "attack" || k == "end_turn" {
+			return false
+		}
+		if k == "discard" || k == "choose_target" || k == "choose_card" {
+			for _, later := range script[j+1:] {
+				if (later.Kind == "block" || later.Kind == "no_block") && later.Player == script[i].Player {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// feedDeferred answers a newly offered Ｓ・トリガー prompt with the declarations the script made meanwhile.
+func (g *game) feedDeferred() {
+	for len(g.deferred) > 0 && g.pending != nil && kindOf(g.pending) == "s_trigger" {
+		i := g.deferred[0]
+		e := g.script[i]
+		if g.playerName(g.pending.player) != e.Player {
+			return
+		}
+		g.deferred = g.deferred[1:]
+		s, _ := cardArg(e.Args, "card")
+		id := g.engineID(s)
+		if !contains(g.pending.cards, id) {
+			g.late[i] = "not_asked" // no longer offered (it left the hand)
+			continue
+		}
+		if e.Kind == "decline" {
+			g.declined[id] = true
+			g.late[i] = "accepted"
+		} else if w := g.answer([]string{id}, false); w != "" {
+			g.late[i] = "refused"
+		} else {
+			g.late[i] = "accepted"
+		}
+		g.declineRest()
+	}
 }
 
 // chooseShields answers the engine's shield prompt, which it opens as the attack is declared (before the
