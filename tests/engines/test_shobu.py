@@ -145,7 +145,8 @@ def test_cases_on_the_engine():
     try:
         results = run_suite(engine, load_suite(games=["duelmasters"]), games=["duelmasters"],
                             k="dm.player.break-one-shield or dm.block.blocker-destroyed-before-battle "
-                              "or dm.step.block-attack-on-a-creature-battles-it")
+                              "or dm.step.block-attack-on-a-creature-battles-it or dm.block.attacked-and-blocked-pump "
+                              "or dm.effects.opponent-discards")
     finally:
         engine.close()
     status = {c.id: c for c in results.cases}
@@ -153,6 +154,9 @@ def test_cases_on_the_engine():
     # docs/upstream/shobu/battle-after-a-creature-left.md: the battle is fought against a destroyed blocker
     broken = status["dm.block.blocker-destroyed-before-battle"]
     assert broken.status == "fail" and "sb.zone" in broken.divergence.message
+    # "when blocked, +3000" counts in that battle, as the engine's own Storm Wrangler adds it (docs/shobu.md)
+    assert status["dm.block.attacked-and-blocked-pump"].status == "pass"
+    assert status["dm.effects.opponent-discards"].status == "pass"  # the engine's OpDiscardsXCards
     later = status["dm.step.block-attack-on-a-creature-battles-it"]
     assert later.status == "skip" and "setup.step" in later.skip_reason
 
