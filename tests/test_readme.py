@@ -1,16 +1,11 @@
-"""The README keeps its promises: the two quick-start commands, and every game's vocabulary, generated
-from the code (run ``python tests/test_readme.py`` to rewrite the README's vocabulary sections)."""
+"""The README keeps its promises: the two quick-start commands, and the example case."""
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-import pytest
 
-from oracle import registry
-from oracle.core.vocabulary import markdown
 
 PATH = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -24,27 +19,6 @@ def test_quick_start_is_the_two_commands():
     readme = PATH.read_text(encoding="utf-8")
     assert "pip install -e . && tcg-oracle run" in readme
     assert "pip install -e '.[test]' && pytest" in readme
-
-
-@pytest.mark.parametrize("game", registry.names())
-def test_vocabulary_section_is_current(game):
-    got = section(PATH.read_text(encoding="utf-8"), game)
-    assert got is not None, f"README has no <!-- vocabulary:{game} --> section"
-    assert got == markdown(registry.get(game).vocabulary), \
-        "README vocabulary is stale: run `python tests/test_readme.py`"
-
-
-if __name__ == "__main__":
-    text = PATH.read_text(encoding="utf-8")
-    for game in registry.names():
-        body = markdown(registry.get(game).vocabulary)
-        block = f"<!-- vocabulary:{game} -->\n{body}\n<!-- /vocabulary:{game} -->"
-        if section(text, game) is None:
-            print(f"add a section for {game}: '### {game}' followed by the markers", file=sys.stderr)
-            continue
-        text = re.sub(rf"<!-- vocabulary:{game} -->\n.*?\n<!-- /vocabulary:{game} -->", lambda _: block, text,
-                      flags=re.S)
-    PATH.write_text(text, encoding="utf-8")
 
 
 def test_the_case_shown_in_the_readme_is_valid_and_passes(tmp_path):
