@@ -40,6 +40,13 @@ def exchange() -> tuple[dict, dict, dict]:
     return blocks[0], blocks[1], blocks[2]
 
 
+def test_the_docs_show_the_same_exchange():
+    """docs/authors/index.md (the site's ten-minute path) shows the README's exchange, block for block."""
+    page = (ROOT / "docs" / "authors" / "index.md").read_text(encoding="utf-8")
+    section = re.search(r"## 3\. The exchange.*?\n## ", page, re.S).group(0)
+    assert [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, re.S)] == list(exchange())
+
+
 def _lines(command: list[str], stdin: str) -> list[dict]:
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
