@@ -97,8 +97,7 @@ class Game {
     return this.cards[id];
   }
 
-  checkAttackers(ids, kind) {                          // A1, in PROCEDURE.md's order
-    if (kind === "end_turn") return;
+  checkAttackers(ids) {                                // A1, in PROCEDURE.md's order
     if (this.declared) throw new Refused("battle_already_declared");
     if (!Array.isArray(ids)) throw new Refused("malformed_decision");
     if (ids.length === 0) throw new Refused("no_attackers");
@@ -137,7 +136,8 @@ class Game {
     let at = { null: "main", after_battle: "main", block: "block", resolution: "resolution" }[this.step];
     for (;;) {
       if (at === "main") {                             // the main phase's open point: a battle, or the end
-        const d = this.ask(this.active, ["declare_attackers", "end_turn"], (a, k) => this.checkAttackers(a, k));
+        const d = this.ask(this.active, ["declare_attackers", "end_turn"],
+                           (a, k) => k === "end_turn" || this.checkAttackers(a));
         if (d === null || d.kind === "end_turn") return;
         this.declared = true;
         for (const id of d.args) Object.assign(this.cards[id], { sleeping: true, attacker: true });  // A3

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A starter engine for tcg-oracle: the smallest honest Ijinden engine, at observation level `final`.
 
-Copy this file and grow it. It speaks the JSON-lines protocol on stdin/stdout and imports nothing from
+Copy this file and grow it: it speaks the JSON-lines protocol on stdin/stdout, importing nothing from
 tcg-oracle. It plays the battle of vanilla Ijin and guardians (cards with no abilities): the battle declaration
 (A1), blocks (B1), the choice of the next attacker (C1a), an unblocked attacker wins (C1b), battles (D1-D6) and
 the once-per-main-phase rule, from a setup at the start of the main phase or at a later step (`setup.step`).
@@ -76,7 +76,7 @@ class Game:
                     raise Refused("unexpected_decision")
                 if d["player"] != player:
                     raise Refused("not_turn_player" if player == self.active else "not_your_decision")
-                check(d["args"])
+                check(d["args"], d["kind"])
             except Refused as r:                         # a refusal changes nothing; the same player decides again
                 self.decisions.append({"at": at, "outcome": "refused", "reason": r.reason})
                 continue
@@ -141,29 +141,26 @@ class Game:
         at = {None: "main", "after_battle": "main", "block": "block", "resolution": "resolution"}[self.step]
         while True:
             if at == "main":                             # the main phase's open point: a battle, or the end
-                d = self.ask(self.active, ("declare_attackers", "end_turn"), self.check_attackers_or_end)
+                d = self.ask(self.active, ("declare_attackers", "end_turn"),
+                             lambda args, kind: kind == "end_turn" or self.check_attackers(args))
                 if d is None or d["kind"] == "end_turn":
                     return
                 self.declared = True
                 for cid in d["args"]:                    # A3: the attackers sleep and become attackers
                     self.cards[cid].update(sleeping=True, attacker=True)
             if at in ("main", "block"):                  # B1: the defender assigns blockers
-                d = self.need(self.defender, ("declare_blockers",), self.check_blockers)
+                d = self.need(self.defender, ("declare_blockers",), lambda args, kind: self.check_blockers(args))
                 for attacker, blockers in d["args"].items():
                     for b in blockers:
                         self.cards[b]["blocking"] = attacker
             while any(c["attacker"] for c in self.cards.values()):
-                cid = self.need(self.defender, ("choose_attacker",), self.check_choice)["args"]
+                cid = self.need(self.defender, ("choose_attacker",), lambda args, kind: self.check_choice(args))["args"]
                 blockers = [b for b, c in self.cards.items() if c["blocking"] == cid]
                 if not blockers:                         # C1b: an unblocked attacker wins the game
                     self.winner = self.active
                     return
                 self.battle(cid, blockers)
             at = "main"                                  # C2: back to the main phase
-
-    def check_attackers_or_end(self, args):
-        if self.script[self.at - 1]["kind"] == "declare_attackers":
-            self.check_attackers(args)
 
     def need(self, player, kinds, check):
         d = self.ask(player, kinds, check)
