@@ -770,6 +770,9 @@ func (g *game) blockBeforeAutomatic(script []entry, i int) bool {
 		}
 		if k == "discard" || k == "choose_target" || k == "choose_card" {
 			for _, later := range script[j+1:] {
+				if later.Kind == "attack" || later.Kind == "end_turn" || later.Kind == "tap_ability" {
+					return false // a block of a later attack is that attack's
+				}
 				if (later.Kind == "block" || later.Kind == "no_block") && later.Player == script[i].Player {
 					return true
 				}
