@@ -20,7 +20,7 @@ _ERRORS = ("OracleError", "CaseFileError", "InputError", "LimitError", "YamlSynt
            "BaselineError", "MergeError", "SelectError", "EngineSpecError", "ShardError", "OutputError",
            "CaseFailure", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "MutantHang", "ProtocolError",
            "EngineStartError", "EngineAborted", "Signal", "Refusal", "Stopped", "OpenPoint", "GameOver", "Unreachable",
-           "UnsupportedCard", "Disagreement", "PatchError")
+           "UnsupportedCard", "Disagreement", "PatchError", "EngineBuildError")
 
 _EXPORTS: dict[str, str] = {
     "Engine": "oracle.harness.engine",

@@ -236,3 +236,8 @@ class Disagreement(OracleError, AssertionError):
 
 class PatchError(InputError):
     """A mutant names a patch point the game does not have (renamed or removed)."""
+
+
+class EngineBuildError(OracleError):
+    """Building an engine under test from a source tree failed: a missing toolchain, source tree or dependency,
+    or a failed build step; the message says what to install or pass (``python -m oracle.engines.shobu build``)."""

@@ -239,6 +239,7 @@ ONE_ROLE_MODULES = {
     "engine": "an Engine (the reference; a mutant)",
     "kill": "the kill matrix, computed (mutants) and drawn (reports)",
     "requirements": "CR 509.1c block requirements, in the engine (Magic) and in the z3 model (smt)",
+    "__main__": "`python -m` entry of a package (tcg-oracle; the shobu engine build command)",
 }
 """Module names defined in several packages for one role each (python-chess's variants: same name, same job)."""
 

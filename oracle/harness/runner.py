@@ -95,6 +95,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     except Exception as exc:  # an in-process engine's bug costs its case, not the run
         return CaseResult(status="error", error=error_text(exc), duration=time.perf_counter() - start, **base)
     duration = time.perf_counter() - start
+    skip = getattr(reply, "skip", None)  # in-process engines may build replies without the field
+    if skip and not reply.error:  # the engine cannot be set up for the case: skip with its reason
+        return CaseResult(status="skip", skip_reason=trim_text(skip), duration=duration, **base)
     if reply.error:
         return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
