@@ -61,6 +61,7 @@ How a case is played:
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -112,6 +113,8 @@ PAST = {"declare_attackers": ("DeclareAttackers", "DeclareBlockers", "CombatDama
 """Where phase waits for priority in these steps, the combat decision was made (or taken by phase itself):
 implied passes stop there."""
 MAX_AUTO = 60
+COMBAT_STEPS = ("BeginCombat", "DeclareAttackers", "DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat")
+"""phase's combat steps: where its state may hold attackers and blockers (a main phase's combat is empty)."""
 
 
 def _import_phase() -> Any:
@@ -212,6 +215,8 @@ class _Play:
         self.forced: list[tuple[str, Any]] = []  # decisions phase took itself: (kind, value)
         self.winner: str | None = None
         self.seat: dict[str, int] = {}
+        self.moves = 0                           # actions applied (or states loaded): what a projection is of
+        self._projected: tuple[int, dict[str, Any]] | None = None
         self.attackers_declared = False
         self.library_top: dict[int, int] = {}    # seat -> where the next library card of the case goes
 
@@ -318,6 +323,7 @@ class _Play:
         s["priority_player"] = active
         s["waiting_for"] = {"type": "Priority", "data": {"player": active}}
         self.game = self.engine.load_game(exported)
+        self.moves += 1
         self.attackers_declared = True
         for _ in range(MAX_AUTO):        # every player passes: the step before ends and the case's step begins
             if self.game.phase != before or self.wf()["type"] != "Priority" or self.game.stack():
@@ -435,6 +441,7 @@ class _Play:
         before = {i: self._peek(i) for i in self.oid}
         act = action if not isinstance(action, dict) else self.phase.GameAction.from_dict(action)
         result = self.game.apply(seat, act)
+        self.moves += 1
         self._record(at, act.kind, before, list(result.events))
         return result
 
@@ -523,6 +530,7 @@ class _Play:
         except (_Refused, ValueError, RuntimeError) as exc:
             if snapshot is not None:
                 self.game = self.engine.load_game(snapshot)      # a refusal changes nothing
+                self.moves += 1
             del self.record.events(at)[n_events:]
             self._outcome(at, entry, "refused", why=str(exc))
             return
@@ -875,19 +883,28 @@ class _Play:
 
     # -- the state, projected -----------------------------------------------------------------------
     def project(self) -> dict[str, Any]:
-        """phase's exported state in Magic's ``final`` vocabulary (:func:`kit.mtg_card`)."""
-        s = self.game.state()["state"]
-        objs = s["objects"]
-        combat = s.get("combat") or {}
+        """phase's state in Magic's ``final`` vocabulary (:func:`kit.mtg_card`): each tracked object and player as
+        phase gives it (``Game.object``, ``Game.player``), the combat from the exported state in a combat step only
+        (``Game.state()`` exports the whole game: the costliest call of a case). Made once per state."""
+        if self._projected is not None and self._projected[0] == self.moves:
+            return copy.deepcopy(self._projected[1])
+        out = self._project()
+        self._projected = (self.moves, out)
+        return copy.deepcopy(out)
+
+    def _project(self) -> dict[str, Any]:
+        g = self.game
+        combat = (g.state()["state"].get("combat") or {}) if g.phase in COMBAT_STEPS else {}
         attacking = {a["object_id"]: self._ref(a.get("attack_target")) for a in combat.get("attackers") or []}
         blocking = {int(b): a[0] for b, a in (combat.get("blocker_to_attacker") or {}).items() if a}
         players: dict[str, Any] = {}
-        for pl in s["players"]:
-            players[self.pid(pl["id"])] = kit.mtg_player(
+        for seat in range(len(self.players)):
+            pl = g.player(seat)
+            players[self.pid(seat)] = kit.mtg_player(
                 pl["life"], bool(pl.get("is_eliminated")) or (pl.get("status") or {}).get("type") not in (None, "Active"))
         cards: dict[str, Any] = {}
         for i, cid in self.oid.items():
-            o = objs.get(str(i))
+            o = g.object(i)
             if o is None:
                 continue
             zone = ZONES.get(o["zone"], o["zone"].lower())
