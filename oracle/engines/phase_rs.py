@@ -61,7 +61,6 @@ How a case is played:
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -171,25 +170,51 @@ def _check_face(built: dict[str, Any], card: dict[str, Any]) -> None:
                 f"({name}: expected {want} in its parse)")
 
 
+_BUILT: dict[tuple[int, str], list[dict[str, Any]] | Exception] = {}
+"""Parsed faces by (phase module, card entry): a card is parsed and checked once per process, not once per case
+(``build_oracle_face`` was a twentieth of a case's time)."""
+
+
+def _built(phase: Any, card: dict[str, Any]) -> list[dict[str, Any]]:
+    """phase's faces of one card-pool entry (two for a transforming card), each checked (:func:`_check_face`)."""
+    key = (id(phase), json.dumps(card, sort_keys=True, default=str))
+    if key not in _BUILT:
+        try:
+            if card.get("back"):
+                faces = []
+                for i, (f, d) in enumerate(zip(phase_cards.transform_faces(card), (card, card["back"]))):
+                    built = dict(phase.build_oracle_face_multi(f, f["identifiers"]["scryfallOracleId"]))
+                    built["layout"], built["face_index"] = "transform", i
+                    _check_face(built, d)
+                    faces.append(built)
+            else:
+                f = phase_cards.face(card)
+                built = phase.build_oracle_face(f, f["identifiers"]["scryfallOracleId"])
+                _check_face(built, card)
+                faces = [built]
+            _BUILT[key] = faces
+        except phase_cards.UnsupportedCard as exc:
+            _BUILT[key] = exc
+    got = _BUILT[key]
+    if isinstance(got, Exception):
+        raise got
+    return got
+
+
 def card_database(phase: Any, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """phase's card data (name -> CardFace) for the request's cards and the library filler."""
+    key = (id(phase), phase_cards.FILLER)
+    if key not in _BUILT:
+        filler = phase_cards.filler()
+        _BUILT[key] = [phase.build_oracle_face(filler, filler["identifiers"]["scryfallOracleId"])]
     out: dict[str, Any] = {}
-    filler = phase_cards.filler()
-    out[filler["name"].lower()] = phase.build_oracle_face(filler, filler["identifiers"]["scryfallOracleId"])
     for card in cards.values():
         if card["name"] == phase_cards.FILLER:
             continue
-        if card.get("back"):
-            for i, (f, d) in enumerate(zip(phase_cards.transform_faces(card), (card, card["back"]))):
-                built = dict(phase.build_oracle_face_multi(f, f["identifiers"]["scryfallOracleId"]))
-                built["layout"], built["face_index"] = "transform", i
-                _check_face(built, d)
-                out[built["name"].lower()] = built
-        else:
-            f = phase_cards.face(card)
-            built = phase.build_oracle_face(f, f["identifiers"]["scryfallOracleId"])
-            _check_face(built, card)
+        for built in _built(phase, card):
             out[built["name"].lower()] = built
+    for built in _BUILT[key]:
+        out[built["name"].lower()] = built
     return out
 
 
@@ -886,11 +911,9 @@ class _Play:
         """phase's state in Magic's ``final`` vocabulary (:func:`kit.mtg_card`): each tracked object and player as
         phase gives it (``Game.object``, ``Game.player``), the combat from the exported state in a combat step only
         (``Game.state()`` exports the whole game: the costliest call of a case). Made once per state."""
-        if self._projected is not None and self._projected[0] == self.moves:
-            return copy.deepcopy(self._projected[1])
-        out = self._project()
-        self._projected = (self.moves, out)
-        return copy.deepcopy(out)
+        if self._projected is None or self._projected[0] != self.moves:
+            self._projected = (self.moves, self._project())
+        return self._projected[1]       # shared by the checkpoints of one state: never changed once made
 
     def _project(self) -> dict[str, Any]:
         g = self.game
