@@ -769,6 +769,7 @@ class _Play:
 
     # -- events ---------------------------------------------------------------------------------
     def _record(self, at: int, action: str, before: dict[int, dict[str, Any]], events: list[dict[str, Any]]) -> None:
+        events = _conceded(action, events)
         for e in self.game.stack() or []:
             kind = e.get("kind") or {}
             targeted = bool((((kind.get("data") or {}).get("ability") or {}).get("targets")))
@@ -1002,6 +1003,24 @@ def _turn_over(o: dict[str, Any], cid: str) -> None:
     o["name"], back["name"] = back["name"], o["name"]
     back["is_swap_snapshot"] = True
     o["transformed"] = True
+
+
+def _conceded(action: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """104.3a: "A player who concedes leaves the game immediately. That player loses the game." phase plays its
+    ``Concede`` action as that player's elimination (``game/engine.rs``: ``eliminate_player``), which reports
+    ``PlayerEliminated`` and no ``PlayerLost`` (that event comes only from a state-based action): its record of the
+    loss is the elimination. So the elimination answering a ``Concede`` is read as the loss, then the leaving."""
+    if action != "Concede":
+        return events
+    lost = {(e.get("data") or {}).get("player_id") for e in events if e["type"] == "PlayerLost"}
+    out: list[dict[str, Any]] = []
+    for e in events:
+        p = (e.get("data") or {}).get("player_id")
+        if e["type"] == "PlayerEliminated" and p not in lost:
+            out.append({"type": "PlayerLost", "data": {"player_id": p}})
+            lost.add(p)
+        out.append(e)
+    return out
 
 
 def _lives(events: list[dict[str, Any]], game: Any) -> dict[int, int]:
