@@ -548,7 +548,7 @@ class _Play:
             return
         # a refusal changes nothing: decisions applied in parts (a cast and its targets, the damage of several
         # attackers) are undone whole when a later part is refused
-        snapshot = self.game.state() if kind in ("cast", "cast_transformed", "assign_combat_damage") else None
+        snapshot = self.game.state() if _in_parts(entry) else None
         n_events = len(self.record.events(at))
         try:
             getattr(self, "_do_" + kind)(at, entry)
@@ -1003,6 +1003,16 @@ def _turn_over(o: dict[str, Any], cid: str) -> None:
     o["name"], back["name"] = back["name"], o["name"]
     back["is_swap_snapshot"] = True
     o["transformed"] = True
+
+
+def _in_parts(entry: dict[str, Any]) -> bool:
+    """Can phase take a part of this decision and refuse a later one? A cast (its targets come after the
+    ``CastSpell``, and phase may ask for more or fewer than the script gives), a Siege cast transformed, the damage
+    of several attackers. Only then is the game saved first (``Game.state()`` exports the whole game)."""
+    if entry["kind"] in ("cast", "cast_transformed"):
+        return True
+    args = entry.get("args")
+    return entry["kind"] == "assign_combat_damage" and not (isinstance(args, dict) and len(args) == 1)
 
 
 def _conceded(action: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
