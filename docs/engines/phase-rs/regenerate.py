@@ -2,8 +2,8 @@
 
     python docs/engines/phase-rs/regenerate.py [--venvs DIR] [--release 0.83.0 ...]
 
-For each release a virtual environment ``DIR/phase-python-<release>`` (default ``DIR``: ``.venvs`` under the
-checkout) is made once with this checkout (editable) and ``phase-python==<release>``; then, from the checkout's
+For each release a virtual environment ``DIR/phase-python-<release>`` (default ``DIR``:
+``~/.cache/tcg-oracle/phase-rs``, outside the checkout) is made once with this checkout (editable) and ``phase-python==<release>``; then, from the checkout's
 root, for the default ruleset (cr-20231117) and cr-20260807:
 
     tcg-oracle run --game mtg [--ruleset cr-20260807] --engine py:oracle.engines.phase_rs:engine \
@@ -60,7 +60,7 @@ def run(env: Path, release: str, ruleset: str | None) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--venvs", type=Path, default=ROOT / ".venvs")
+    ap.add_argument("--venvs", type=Path, default=Path.home() / ".cache" / "tcg-oracle" / "phase-rs")
     ap.add_argument("--release", action="append", help=f"only these releases (default: {', '.join(RELEASES)})")
     args = ap.parse_args(argv)
     for release in args.release or RELEASES:
