@@ -75,7 +75,7 @@ class Layout:
 
     def cards(self, zone: str | None = None) -> Iterable[Placed]:
         """Every card placed, player by player in turn order (only ``zone``'s when given)."""
-        for (p, z), cards in self.zones.items():
+        for (_, z), cards in self.zones.items():
             if zone is None or z == zone:
                 yield from cards
 

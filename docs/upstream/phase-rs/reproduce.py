@@ -80,7 +80,7 @@ def bug02():
     s = ids[(0, "Test Siege")]
     act(g, "CastSpell", lambda d: d["object_id"] == s)
     act(g, "PassPriority")
-    events = act(g, "PassPriority")
+    act(g, "PassPriority")
     o = g.object(s)
     print("waiting for:", g.waiting_for()["type"], "| zone", o["zone"], "counters", o.get("counters"),
           "protector", o.get("chosen_attributes"))
