@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import __version__
-from ..errors import CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
+from ..errors import CannotSetUp, CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
 from ..text import trim_text
@@ -88,6 +88,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
             reply = engine.run_case(request, timeout=timeout)
     except EngineStartError:
         raise
+    except CannotSetUp as exc:  # the engine cannot be given this case: not checkable there, with the reason
+        return CaseResult(status="skip", skip_reason=f"cannot be set up on {engine_name}: {trim_text(str(exc))}",
+                          duration=time.perf_counter() - start, **base)
     except ScriptError as exc:
         return CaseResult(status="error", error=f"script: {exc}", duration=time.perf_counter() - start, **base)
     except OracleError as exc:
