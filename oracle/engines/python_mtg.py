@@ -102,6 +102,9 @@ class _Play:
         self.owner: dict[str, str] = {}
         self.decisions: list[dict[str, Any]] = []
         self.n = 0
+        self.pending: set[str] = set()
+        """After a cast: the players whose passes resolve it under the rules (117.4). python-mtg resolved it at
+        once; those passes are its own (``automatic``), and the case ends there if the script does."""
 
     # -- setup ------------------------------------------------------------------------------------
     def check(self) -> None:
@@ -198,7 +201,7 @@ class _Play:
         need: dict[str, int] = {}
         for cs in pdata.get("hand") or [] if isinstance(pdata.get("hand"), list) else []:
             rec = self.m.corpus[cards.REAL[cs["card"]]]
-            if "Creature" in (rec.get("types") or []) or "Land" in (rec.get("types") or []):
+            if "Land" in (rec.get("types") or []):
                 continue
             cost = str(rec.get("manaCost") or "")
             colours = [c for c in cost if c in LANDS] or ["R"]
@@ -248,8 +251,9 @@ class _Play:
         return self.m.env.is_terminal(self.state)
 
     def waiting(self) -> str | None:
-        """What python-mtg waits for now: ``priority`` (the active player's move), ``attack``, ``block``, or
-        ``None`` (the game is over, or the case's turn is done)."""
+        """What python-mtg waits for now: ``priority`` (the active player's move), ``attack``, ``block``,
+        ``idle`` (no decision: python-mtg's own step would advance by itself), or ``None`` (the game is over, or
+        the case's turn is done: its postcombat main phase with nothing to do)."""
         if self.over:
             return None
         if self.step == "declare_attackers":
@@ -258,7 +262,7 @@ class _Play:
             return "block"
         if self.m.env._has_decision(self.state):
             return "priority"
-        return None
+        return None if self.step == "postcombat_main" else "idle"
 
     def _advance(self, st: dict[str, Any]) -> None:
         """python-mtg's ``_advance_to_decision``, stopped at the postcombat main phase (the case's turn ends
@@ -285,6 +289,8 @@ class _Play:
                 s["_forced"] = {}
                 if env._source_ids(s, ap) - before:
                     m.driver._refresh_mana_pool(s, ap)
+                self.state = s        # resolved at once (python-mtg has no stack); the caster's priority again
+                return
             elif kind in ("attack", "block"):
                 s["_forced"] = {"attackers" if kind == "attack" else "blocks": action[1]}
                 env._advance_one(s)
@@ -318,23 +324,35 @@ class _Play:
         """The active player's passes the script leaves out (PROCEDURE.md), up to a declaration or, for a cast,
         to a window where python-mtg offers that cast."""
         for _ in range(20):
-            if self.waiting() != "priority":
+            if self.waiting() not in ("priority", "idle"):
                 return
             if until_cast is not None and self._cast_move(until_cast) is not None:
                 return
             if until_cast is not None and self.step in MAIN:
                 return              # an open point: the cast is decided here (refused if not offered)
+            if self.pending:
+                self.pending = set()  # the passes that resolve the spell: python-mtg resolved it already
+                continue
             self._push(("pass",))
 
     def _do_pass(self, entry: dict[str, Any]) -> str:
+        if entry["player"] in self.pending:
+            self.pending.discard(entry["player"])
+            if entry["player"] == self.active:
+                return "automatic"      # a pass that resolves the spell: python-mtg resolved it itself
         if entry["player"] != self.active:
             return "not_asked"          # python-mtg gives priority to the active player only
-        if self.waiting() != "priority":
+        return self._do_end_main(entry)
+
+    def _do_end_main(self, entry: dict[str, Any]) -> str:
+        if entry["player"] != self.active:
+            return "not_asked"
+        self.pending = set()
+        w = self.waiting()
+        if w not in ("priority", "idle"):
             return "automatic"          # python-mtg left this window itself: nothing to do there
         self._push(("pass",))
-        return "accepted"
-
-    _do_end_main = _do_pass
+        return "accepted" if w == "priority" else "automatic"
 
     def _do_assign_combat_damage(self, entry: dict[str, Any]) -> str:
         return "not_asked"              # python-mtg assigns combat damage itself
@@ -360,12 +378,13 @@ class _Play:
         return None
 
     def _do_cast(self, entry: dict[str, Any]) -> str:
-        if entry["player"] != self.active or self.waiting() != "priority":
+        if entry["player"] != self.active or self.waiting() not in ("priority", "idle"):
             raise _Refused("python-mtg offers no cast now")
         move = self._cast_move(entry)
         if move is None:
             raise _Refused("python-mtg does not offer this cast")
         self._push(move)
+        self.pending = set(self.players)
         return "accepted"
 
     def _do_declare_attackers(self, entry: dict[str, Any]) -> str:
@@ -396,22 +415,43 @@ class _Play:
             raise _Refused("only the defending player blocks")
         chosen = frozenset((self.tid.get(b, b), self.tid.get(a, a)) for b, a in args.items())
         offered = [a[1] for a in self.legal() if a[0] == "block"]
-        if chosen not in offered:
-            env = self.m.env          # beyond python-mtg's capped list: its own per-pair and requirement checks
-            pairs = _quiet(env._legal_block_pairs, self.state, defender)
-            if not (chosen <= set(pairs) and _quiet(env._required_blocks_ok, self.state, defender, chosen, pairs)):
-                raise _Refused("python-mtg does not allow this block")
+        if chosen not in offered and not self._block_allowed(defender, chosen):
+            raise _Refused("python-mtg does not allow this block")
         self._push(("block", chosen))
         return "accepted"
+
+    def _block_allowed(self, defender: str, chosen: frozenset[tuple[str, str]]) -> bool:
+        """A declaration beyond python-mtg's capped list, judged as python-mtg judges blocks: blockers among
+        ``env._legal_block_pairs``'s (untapped creatures of the defender that may block), no pair of the whole
+        declaration in its Datalog ``illegal_block`` (menace is judged on the declaration there), and its
+        requirement check ``env._required_blocks_ok``."""
+        env, driver = self.m.env, self.m.driver
+        pairs = _quiet(env._legal_block_pairs, self.state, defender)
+        blockers = {b for b, _ in pairs} | set(self._menace_blockers(defender))
+        attacking = {a for a, _ in self.state.get("attacks", set())}
+        if any(b not in blockers or a not in attacking for b, a in chosen) or len({b for b, _ in chosen}) != len(chosen):
+            return False
+        probe = dict(self.state)
+        probe["blocks"] = set(chosen)
+        if set(driver.run(probe, ["illegal_block"])["illegal_block"]) & set(chosen):
+            return False
+        return bool(_quiet(env._required_blocks_ok, self.state, defender, chosen, pairs))
+
+    def _menace_blockers(self, defender: str) -> list[str]:
+        """Untapped creatures of the defender (``_legal_block_pairs`` probes one pair at a time, so a creature
+        whose only blocks are of a menace attacker is in none of its pairs)."""
+        tapped = self.state.get("tapped", set())
+        return [b for b in self.m.driver._creatures_of(self.state, defender)
+                if (b,) not in tapped and (b,) not in self.state.get("_cant_block", set())]
 
     def finish(self) -> None:
         """An exhausted script: implied passes up to the active player's main-phase decision, or to the end of
         the case's turn (its postcombat main phase)."""
         for _ in range(20):
             w = self.waiting()
-            if w is None or (w == "priority" and self.step in MAIN):
-                return
-            if w == "priority":
+            if w is None or self.pending or (w == "priority" and self.step in MAIN):
+                return          # the game or the turn is over; a spell "on the stack"; an open point
+            if w in ("priority", "idle"):
                 self._push(("pass",))
             else:       # python-mtg asks a declaration the script does not give: none
                 self._push((w, frozenset()))
