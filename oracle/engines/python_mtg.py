@@ -83,7 +83,7 @@ def _quiet(fn: Any, *a: Any) -> Any:
         return fn(*a)
 
 
-class _Refused(OracleError):
+class _NotOffered(OracleError):
     """python-mtg does not offer this script entry now."""
 
 
@@ -91,7 +91,7 @@ class _Refused(OracleError):
 # One case
 
 
-class _Play:
+class _CaseOnMtg:
     def __init__(self, m: _Mtg, request: CaseRequest) -> None:
         self.m, self.req = m, request
         self.setup = request.setup
@@ -294,7 +294,7 @@ class _Play:
             return False
         try:
             outcome = getattr(self, f"_do_{kind}")(entry)
-        except _Refused:
+        except _NotOffered:
             outcome = "refused"
         self.decisions.append({"at": at, "outcome": outcome})
         return True
@@ -358,10 +358,10 @@ class _Play:
 
     def _do_cast(self, entry: dict[str, Any]) -> str:
         if entry["player"] != self.active or self.waiting() not in ("priority", "idle"):
-            raise _Refused("python-mtg offers no cast now")
+            raise _NotOffered("python-mtg offers no cast now")
         move = self._cast_move(entry)
         if move is None:
-            raise _Refused("python-mtg does not offer this cast")
+            raise _NotOffered("python-mtg does not offer this cast")
         self._push(move)
         self.pending = set(self.players)
         return "accepted"
@@ -369,7 +369,7 @@ class _Play:
     def _do_declare_attackers(self, entry: dict[str, Any]) -> str:
         args = entry.get("args") or {}
         if not isinstance(args, dict):
-            raise _Refused(f"declare_attackers takes {{attacker: target}}, not {args!r}")
+            raise _NotOffered(f"declare_attackers takes {{attacker: target}}, not {args!r}")
         opp = next(p for p in self.players if p != self.active)
         for a, t in args.items():
             if t != opp:
@@ -379,23 +379,23 @@ class _Play:
         chosen = frozenset(self.tid.get(a, a) for a in args)
         offered = [a[1] for a in self.legal() if a[0] == "attack"]
         if chosen not in offered and not (len(offered) > 2 ** 5 - 1 and chosen <= frozenset().union(*offered)):
-            raise _Refused("python-mtg does not offer this attack")
+            raise _NotOffered("python-mtg does not offer this attack")
         self._push(("attack", chosen))
         return "accepted"
 
     def _do_declare_blockers(self, entry: dict[str, Any]) -> str:
         args = entry.get("args") or {}
         if not isinstance(args, dict):
-            raise _Refused(f"declare_blockers takes {{blocker: attacker}}, not {args!r}")
+            raise _NotOffered(f"declare_blockers takes {{blocker: attacker}}, not {args!r}")
         defender = next(p for p in self.players if p != self.active)
         if self.waiting() != "block":
             return "automatic" if not args else "not_asked"
         if entry["player"] != defender:
-            raise _Refused("only the defending player blocks")
+            raise _NotOffered("only the defending player blocks")
         chosen = frozenset((self.tid.get(b, b), self.tid.get(a, a)) for b, a in args.items())
         offered = [a[1] for a in self.legal() if a[0] == "block"]
         if chosen not in offered and not self._block_allowed(defender, chosen):
-            raise _Refused("python-mtg does not allow this block")
+            raise _NotOffered("python-mtg does not allow this block")
         self._push(("block", chosen))
         return "accepted"
 
@@ -519,7 +519,7 @@ class PythonMtg:
         return CaseReply.model_validate(self.play(request))
 
     def play(self, request: CaseRequest) -> dict[str, Any]:
-        play = _Play(self.m, request)
+        play = _CaseOnMtg(self.m, request)
         play.check()
         play.start()
         for at, entry in enumerate(request.script):

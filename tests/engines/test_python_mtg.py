@@ -82,7 +82,7 @@ def test_a_board_is_set_up_with_the_cases_ids_zones_and_tapped_creatures(engine)
                   "hand": [{"id": "q", "card": "Oracle Insight"}], "library": 2},
         "bob": {"battlefield": [{"id": "b", "card": "Oracle Archer"}], "life": 7}}},
         cards=["Oracle Bear", "Oracle Insight", "Oracle Archer"])
-    play = python_mtg._Play(engine.m, req)
+    play = python_mtg._CaseOnMtg(engine.m, req)
     play.check()
     play.start()
     final = play.project()
