@@ -403,7 +403,8 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from .model import STATUSES
+    from .headline import headline
+    from .model import STATUSES, Results
 
     per_game: dict[str, dict[str, int]] = {}
     for c in results.cases:
@@ -417,20 +418,29 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
                         + (f" · level {level}" if level else "")
                         + (" · PARTIAL" if results.partial else ""))
     shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
-    for col in ("game", *shown, "total"):
+    for col in ("game", *shown, "total", "pass of run"):
         table.add_column(col.replace("_", " "), justify="left" if col == "game" else "right")
     for game, row in sorted(per_game.items()):
-        table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())))
+        table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())), _pass_of_run(row))
     s = results.summary
-    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(results.cases)), style="bold")
+    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(results.cases)), _pass_of_run(s), style="bold")
     console = Console(stderr=False)
     console.print(table)
+    console.print(f"pass: {headline(Results.count(list(results.cases))).text()}", highlight=False)
     for c in results.cases:
         if c.status in ("fail", "error"):
             why = c.divergence.message if c.divergence else (c.error or "")
             console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(_short(why))}"),
                           highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _pass_of_run(counts: Any) -> str:
+    """``37/38`` (the cases run: neither skipped nor not checkable), with the rate."""
+    from .headline import headline, pct
+
+    h = headline(counts)
+    return f"{h.passed}/{h.run}" + (f" {pct(h.rate)}" if h.rate is not None else "")
 
 
 def _short(message: str) -> str:

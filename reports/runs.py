@@ -12,6 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from oracle.headline import headline
 from oracle.model import STATUSES, CaseResult, Results
 
 
@@ -109,16 +110,17 @@ def rate(part: int, whole: int) -> float:
 
 
 def summary(runs: list[EngineRun], games: list[str]) -> list[dict[str, Any]]:
-    """Rows per game (and ``all``): for each engine, counts per status, total and pass rate (of the cases
-    run and checkable at the engine's observation level)."""
+    """Rows per game (and ``all``): for each engine, counts per status, total, the cases run (neither skipped
+    nor not checkable at the engine's level), the pass rate of those, and the headline that says both."""
     rows = []
     for game in [*games, None]:
         cells = []
         for run in runs:
             counts = run.counts(game)
             total = sum(counts.values())
-            ran = total - counts["skip"] - counts["not_checkable"]
-            cells.append({"counts": counts, "total": total, "pass_rate": rate(counts["pass"], ran),
+            head = headline(counts)
+            cells.append({"counts": counts, "total": total, "pass_rate": rate(counts["pass"], head.run),
+                          "run": head.run, "headline": head.text(),
                           "widths": {s: rate(counts[s], total) for s in STATUSES}})
         rows.append({"game": game or "all", "cells": cells})
     return rows

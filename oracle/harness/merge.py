@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import MergeError
+from ..headline import headline
 from ..limits import loads_json
 from ..model import STATUSES, CaseResult, EngineInfo, Results
 from ..outputs import write_json
@@ -156,7 +157,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"{printable(r.engine.name)}: {len(r.cases)} case(s), "
               + ", ".join(f"{s.get(k, 0)} {k}" for k in STATUSES if k in s or k != "not_checkable")
               + (f" (level {r.engine.level})" if r.engine.level else "")
-              + (" (partial)" if r.partial else ""))
+              + (" (partial)" if r.partial else "")
+              + f"; pass: {headline(r.summary).text()}")
     print(f"merged {len(args.inputs)} file(s) into {out}")
     if getattr(args, "junit", None):
         from .junit import write_junit
