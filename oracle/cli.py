@@ -37,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--cases", action="append", metavar="PATH", type=Path,
                      help="case files or folders (default: every game's cases)")
     run.add_argument("-k", metavar="EXPR", help='select by words of id, title, clause: "ijinden and not qa"')
-    run.add_argument("--ruleset", metavar="R", help="run only cases that hold for this edition")
+    run.add_argument("--ruleset", metavar="R", help="run only cases that hold for this edition; `all`: each case "
+                                                    "under each edition it holds for")
     run.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
     run.add_argument("--results", default=DEFAULT_RESULTS, metavar="FILE", help=f"(default {DEFAULT_RESULTS})")
     run.add_argument("--report", default=DEFAULT_REPORT, metavar="FILE",
@@ -297,7 +298,7 @@ def _unknown_ruleset(ruleset: str, games: Sequence[str]) -> str | None:
             known += [r.id for r in load_catalog(g).rulesets]
         except (CaseFileError, OSError):
             continue
-    if ruleset in known:
+    if ruleset in known or ruleset == "all":
         return None
     return f"--ruleset {ruleset!r}: unknown ruleset; the rulesets are {', '.join(known)}"
 
@@ -406,10 +407,18 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     from .headline import headline
     from .model import STATUSES, Results
 
+    from .editions import combined, not_held
+
+    cases = combined(results.cases)  # one result per case, over the editions it was played under
     per_game: dict[str, dict[str, int]] = {}
-    for c in results.cases:
+    for c in cases:
         row = per_game.setdefault(c.game, dict.fromkeys(STATUSES, 0))
         row[c.status] += 1
+    per_edition: dict[str, dict[str, dict[str, int]]] = {}
+    for c in results.cases:
+        if c.ruleset and not not_held(c):
+            row = per_edition.setdefault(c.game, {}).setdefault(c.ruleset, dict.fromkeys(STATUSES, 0))
+            row[c.status] += 1
     from rich.markup import escape
 
     engine = escape(printable(trim_text(f"{results.engine.name} {results.engine.version}", 200)))
@@ -421,18 +430,47 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     for col in ("game", *shown, "total", "pass of run"):
         table.add_column(col.replace("_", " "), justify="left" if col == "game" else "right")
     for game, row in sorted(per_game.items()):
+        editions = per_edition.get(game, {})
+        if len(editions) > 1:  # each edition, then the game's cases over them
+            for ed, erow in editions.items():
+                table.add_row(f"{game} · {ed}", *(str(erow[s]) for s in shown), str(sum(erow.values())),
+                              _pass_of_run(erow), style="dim")
+            game = f"{game} (over {len(editions)} editions)"
         table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())), _pass_of_run(row))
-    s = results.summary
-    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(results.cases)), _pass_of_run(s), style="bold")
+    s = Results.count(cases)
+    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(cases)), _pass_of_run(s), style="bold")
     console = Console(stderr=False)
     console.print(table)
-    console.print(f"pass: {headline(Results.count(list(results.cases))).text()}", highlight=False)
+    console.print(f"pass: {headline(s).text()}", highlight=False)
+    coverage = _coverage_line(results)
+    if coverage:
+        console.print(coverage, highlight=False)
     for c in results.cases:
         if c.status in ("fail", "error"):
             why = c.divergence.message if c.divergence else (c.error or "")
-            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(_short(why))}"),
+            where = f" [{c.ruleset}]" if results.ruleset == "all" and c.ruleset else ""
+            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}{where}: {printable(_short(why))}"),
                           highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _coverage_line(results: Any) -> str | None:
+    """Asserted clause coverage per game, over every edition the run played (from a trace tagged with clauses:
+    the reference engine's); ``None`` for a run whose results carry no asserted clauses."""
+    if not any(c.asserted for c in results.cases):
+        return None
+    from .reports.coverage import game_coverage, load_catalogs
+    from .reports.runs import split_runs
+
+    runs = split_runs([results])
+    games = sorted({c.game for c in results.cases})
+    parts = []
+    for g, (cat, _err) in load_catalogs(games).items():
+        cov = game_coverage(g, cat, None, runs)
+        if cov.available and cat is not None:
+            parts.append(f"{g} {cov.covered}/{len(cov.testable)}"
+                         + (f" over {len(cov.editions)} editions" if len(cov.editions) > 1 else ""))
+    return ("coverage (scenario-testable clauses asserted): " + " · ".join(parts)) if parts else None
 
 
 def _pass_of_run(counts: Any) -> str:

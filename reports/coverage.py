@@ -99,7 +99,7 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
                   runs: list[EngineRun], proofs: Mapping[str, list[Any]] | None = None) -> GameCoverage:
     ref = [r for r in runs if r.name == REFERENCE and any(c.game == game for c in r.cases.values())]
     source_runs = ref[:1] or runs
-    tagged = any(c.asserted or c.executed for r in source_runs for c in r.cases.values() if c.game == game)
+    tagged = any(c.asserted or c.executed for r in source_runs for c in r.results() if c.game == game)
     available = bool(ref) or tagged
     if ref:
         source = f"coverage from the {REFERENCE} engine's trace"
@@ -123,10 +123,13 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
 
     executed: dict[str, set[str]] = {}
     asserted: dict[str, set[str]] = {}
+    editions: list[str] = []
     for run in source_runs:
-        for c in run.cases.values():
+        for c in run.results():  # every edition the case was played under: the coverage joins them
             if c.game != game:
                 continue
+            if c.ruleset and c.ruleset not in editions and (c.executed or c.asserted):
+                editions.append(c.ruleset)
             for cid in c.executed:
                 executed.setdefault(cid, set()).add(c.id)
             for cid in c.asserted:
@@ -170,7 +173,7 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
     if catalog is not None:  # catalog order first, then clauses the catalog does not know
         known = [c.id for c in catalog.clauses]
         order = known + sorted(k for k in rows if k not in set(known))
-    return GameCoverage(game, catalog_error, source, [rows[k] for k in order], assumptions, available)
+    return GameCoverage(game, catalog_error, source, [rows[k] for k in order], assumptions, available, editions)
 
 
 def load_catalogs(games: list[str], given: Mapping[str, Catalog] | None = None

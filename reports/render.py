@@ -173,6 +173,16 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
     return out
 
 
+def _editions(view: dict[str, Any], editions: Mapping[str | None, Any] | None) -> dict[str, Any]:
+    """A case played under several editions: each edition's status (and what failed there); the view's own
+    status is the worst of them, its trace that result's."""
+    if editions and len(editions) > 1:
+        view["eds"] = [[rs, c.status] + ([c.divergence.message if c.divergence else c.error or c.skip_reason]
+                                         if c.status != "pass" else [])
+                       for rs, c in editions.items()]
+    return view
+
+
 def build(results: list[Results], baseline: str | Path | Baseline | None = None,
           catalogs: Mapping[str, Catalog] | None = None, proofs: str | Path | None = None,
           kill_matrices: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -221,8 +231,9 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
                     item[k] = case[k]
         traces.next_case()
         item["runs"] = [
-            _run_view(r.cases[cid], traces, (r.key, cid) in regressed,
-                      diff.expected(r.key, cid) if diff is not None else None, expected, shown)
+            _editions(_run_view(r.cases[cid], traces, (r.key, cid) in regressed,
+                                diff.expected(r.key, cid) if diff is not None else None, expected, shown),
+                      r.editions.get(cid))
             if cid in r.cases else None
             for r in runs
         ]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
+from oracle.editions import editions_of, not_held, worst
 from oracle.headline import headline
 from oracle.model import STATUSES, CaseResult, Results
 
@@ -30,6 +31,30 @@ class EngineRun:
     reason_codes: bool | None = None
     commands: list[str] = field(default_factory=list)
     cases: dict[str, CaseResult] = field(default_factory=dict)
+    """One result per case: the worst over the editions it was played under (:mod:`oracle.editions`)."""
+    editions: dict[str, dict[str | None, CaseResult]] = field(default_factory=dict)
+    """Case id -> edition -> result (a case played under one edition has one)."""
+
+    def add(self, c: CaseResult) -> None:
+        """A result of this run: a case's first, or its result under another edition."""
+        eds = self.editions.setdefault(c.id, {})
+        if not_held(c):
+            if eds:
+                return
+        elif eds and all(not_held(x) for x in eds.values()):
+            eds.clear()
+        eds[c.ruleset] = c
+        self.cases[c.id] = worst(eds.values())
+
+    def results(self) -> Iterator[CaseResult]:
+        """Every result, each case under each of its editions."""
+        for eds in self.editions.values():
+            yield from eds.values()
+
+    @property
+    def rulesets(self) -> list[str]:
+        """The editions this run played (in order of appearance)."""
+        return editions_of(self.results())
 
     def counts(self, game: str | None = None) -> dict[str, int]:
         out = {s: 0 for s in STATUSES}
@@ -69,7 +94,16 @@ def engine_spec(name: str, command: str | None) -> str:
     return name
 
 
+def _played(cases: Iterable[CaseResult]) -> set[tuple[str, str | None]]:
+    """(case id, edition) of the results that are the case's own (not a not-held skip)."""
+    return {(c.id, c.ruleset) for c in cases if not not_held(c)}
+
+
 def split_runs(results: Iterable[Results]) -> list[EngineRun]:
+    """Engine runs, one column each. Results of one engine at one version join one column when they hold no
+    case under the same edition twice: shards, or runs under several rulesets (a case skipped under one ruleset
+    and played under another is one case with its per-edition results); otherwise (two runs of one engine, at
+    two versions or two dates) each gets its own column and the report draws their history."""
     runs: dict[str, EngineRun] = {}
     owner: dict[str, int] = {}  # run key -> id() of the Results it first came from
     for res in results:
@@ -78,29 +112,39 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
             by_engine.setdefault(c.engine or res.engine.name, []).append(c)
         if not by_engine:
             by_engine[res.engine.name] = []
+        parts = {p.engine.name: p for p in res.parts}
         for name, cases in by_engine.items():
             key, n = name, 1
-            version = res.engine.version if name == res.engine.name else "?"
-            while key in runs and owner[key] != id(res) and (set(runs[key].cases) & {c.id for c in cases}
+            part = [p for p in res.parts if p.engine.name == name]
+            info = part[0].engine if part else res.engine if name == res.engine.name else None
+            version = info.version if info is not None else "?"
+            commands = [p.command for p in part if p.command] if part else [res.command] if res.command else []
+            while key in runs and owner[key] != id(res) and (_played(runs[key].results()) & _played(cases)
                                                              or runs[key].version != version):
                 n += 1
                 key = f"{name} ({n})"
             run = runs.get(key)
             if run is None:
                 run = runs[key] = EngineRun(key=key, name=name, version=version,
-                                            spec=engine_spec(name, res.command), started=res.started,
-                                            finished=res.finished, ruleset=res.ruleset,
-                                            level=res.engine.level if name == res.engine.name else None,
-                                            reason_codes=res.engine.reason_codes if name == res.engine.name
-                                            else None)
+                                            spec=engine_spec(name, commands[0] if commands else None),
+                                            started=part[0].started if part else res.started,
+                                            finished=res.finished, ruleset=res.ruleset if not part else
+                                            (parts[name].ruleset if len(part) == 1 else None),
+                                            level=info.level if info is not None else None,
+                                            reason_codes=info.reason_codes if info is not None else None)
                 owner[key] = id(res)
-            run.partial = run.partial or res.partial
-            if res.command and res.command not in run.commands:
-                run.commands.append(res.command)
+            else:
+                owner[key] = id(res)
+                if run.ruleset != res.ruleset:
+                    run.ruleset = None  # several editions: each result names its own
+            run.partial = run.partial or res.partial or any(p.partial for p in part)
+            for cmd in commands:
+                if cmd not in run.commands:
+                    run.commands.append(cmd)
             if res.finished and (run.finished or "") < res.finished:
                 run.finished = res.finished
             for c in cases:
-                run.cases[c.id] = c
+                run.add(c)
                 run.level = run.level or c.level
     return list(runs.values())
 

@@ -49,6 +49,9 @@ def to_xml(results: Results) -> ET.Element:
     games: dict[str, list[CaseResult]] = {}
     for c in results.cases:
         games.setdefault(c.game, []).append(c)
+    seen: dict[str, int] = {}
+    for c in results.cases:
+        seen[c.id] = seen.get(c.id, 0) + 1
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for game, cases in games.items():
         counts = {"tests": len(cases), "failures": sum(c.status == "fail" for c in cases),
@@ -60,7 +63,8 @@ def to_xml(results: Results) -> ET.Element:
                               time=f"{sum(c.duration for c in cases):.6f}",
                               **{k: str(v) for k, v in counts.items()})
         for c in cases:
-            tc = ET.SubElement(suite, "testcase", classname=f"tcg-oracle.{game}", name=_clean(c.id),
+            name = c.id if seen[c.id] == 1 or not c.ruleset else f"{c.id} [{c.ruleset}]"  # one per edition
+            tc = ET.SubElement(suite, "testcase", classname=f"tcg-oracle.{game}", name=_clean(name),
                                time=f"{c.duration:.6f}")
             if c.file:
                 tc.set("file", _clean(c.file))

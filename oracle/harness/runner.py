@@ -15,7 +15,8 @@ from typing import Callable, Iterable
 from .. import __version__
 from ..errors import CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
-from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
+from ..model import (ALL_RULESETS, CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest,
+                     Results)
 from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
@@ -26,6 +27,15 @@ from .stored import stored_divergence, stored_trace
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def choose_rulesets(lc: LoadedCase, wanted: str | None) -> tuple[list[str], str | None]:
+    """The editions to play the case under, and the skip reason when none: ``--ruleset all``, each edition
+    the case holds for; else the one :func:`choose_ruleset` picks."""
+    if wanted == ALL_RULESETS:
+        return list(lc.case.rulesets), None
+    rs, skip = choose_ruleset(lc, wanted)
+    return ([rs] if rs is not None else []), skip
 
 
 def choose_ruleset(lc: LoadedCase, wanted: str | None) -> tuple[str | None, str | None]:
@@ -133,16 +143,18 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
                                   status="error", error="\n".join(map(str, errs)), file=err.path, line=err.line))
     plan = []
     for n, lc in cases:
-        rs, skip = choose_ruleset(lc, ruleset)
-        plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name)))
+        editions, skip = choose_rulesets(lc, ruleset)
+        for rs in editions or [ruleset if skip else None]:  # a skip for the ruleset: that ruleset's result
+            plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name), bool(skip)))
     ahead = Ahead(engine, lambda i: None if plan[i][3] else case_request(plan[i][1], plan[i][2], hello),
                   len(plan))
     try:
-        for at, (n, lc, rs, skip) in enumerate(plan):
+        for at, (n, lc, rs, skip, not_held) in enumerate(plan):
             if skip:
                 res = CaseResult(id=lc.case.id, game=lc.case.game, status="skip", skip_reason=skip,
                                  rules=list(lc.case.rules), file=lc.path, line=lc.line, title=lc.case.title,
-                                 engine=info.name, order=n)
+                                 engine=info.name, order=n, ruleset=rs,
+                                 holds_for=list(lc.case.rulesets) if not_held else None)
             else:
                 try:
                     request = ahead.send_after(at)

@@ -276,6 +276,9 @@
       h("div", {class: "runhead"}, h("h4", null, e.key), statusBadge(r),
         r.was ? h("span", {class: "small " + (r.reg ? "bad" : "muted")}, "baseline: " + r.was) : null,
         h("span", {class: "small muted"}, r.ms + " ms" + (r.rs ? " · ruleset " + r.rs : ""))),
+      r.eds ? h("div", {class: "small editions"}, "per edition: ", r.eds.map(function (x, k) {
+        return [k ? " · " : "", h("span", {class: "st " + x[1], title: x[2] || x[1]}, x[0] + " " + x[1])];
+      }), h("span", {class: "muted"}, " (shown below: " + (r.rs || "?") + ")")) : null,
       msg, unc, (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
       endState(c, r), h("div", {class: "small muted"}, "reproduce:"), commands(c, e));
   }
