@@ -679,6 +679,9 @@ class CaseResult(Frozen):
     case: dict[str, Any] | None = Field(default=None, description="The case as loaded, for reports")
     order: int | None = Field(default=None, description="Position of the case in the run's selection before "
                                                         "sharding; merge sorts by it")
+    decisions: list[DecisionOutcome] | None = Field(
+        default=None, description="An engine below level `trace`: its outcome of each script entry, as it reported "
+                                  "them (at level `trace` the trace holds them)")
     holds_for: list[str] | None = Field(
         default=None, description="On a case skipped because it does not hold for the run's `ruleset`: the editions "
                                   "it holds for. `merge` drops such a skip when the case was played under another "

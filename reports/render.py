@@ -32,6 +32,7 @@ from oracle.portable import Portable
 
 from . import regressions
 from .board_view import board_view, script_view
+from .decisions import decision_rows
 from .coverage import game_coverage, load_catalogs
 from .history import histories
 from .kill import kill_view
@@ -164,6 +165,8 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
         out["tr"] = traces.add(res.trace)
         if res.case:
             out["al"] = align(res.case, res.trace, out.get("div"), expected, shown)
+    if res.decisions is not None:  # an engine below level trace: each decision as it reported it
+        out["dec"] = [list(row) for row in decision_rows(res.case, res.decisions)]
     if res.ruleset:
         out["rs"] = res.ruleset
     if was is not None:

@@ -114,9 +114,10 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
     verdict = compare(case, reply, hello, ask)
+    shown = list(reply.decisions) if reply.decisions is not None and hello.observation != "trace" else None
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
                       divergence=stored_divergence(verdict.divergence), duration=duration,
-                      unchecked=verdict.unchecked,
+                      unchecked=verdict.unchecked, decisions=shown,
                       trace=stored_trace(reply.trace) if keep_trace else None, **base)
 
 

@@ -231,11 +231,37 @@
     if (!trace) body.appendChild(h("tr", null, h("td", {colspan: 3, class: "muted"}, "no trace recorded")));
     return h("table", {class: "trace"}, h("thead", null, h("tr", null, h("th", null, "m"), h("th", null, "expected"), h("th", null, "actual (" + (r.tr !== undefined ? "whole trace" : "around the divergence") + ")"))), body);
   }
+  function decisionTable(r) {  // an engine below level trace: each decision as it reported it
+    return h("table", {class: "trace decisions"},
+      h("thead", null, h("tr", null, ["decision", "who", "what", "expected", "engine (level " + r.lv + ")"].map(function (t) { return h("th", null, t); }))),
+      h("tbody", null, r.dec.map(function (d) {
+        return h("tr", {class: d[5] ? "diverged" : (d[4] === "not reported" ? "" : "matched")},
+          h("td", {class: "m"}, d[0]), h("td", null, d[1]), h("td", null, h("code", null, d[2])), h("td", null, d[3]),
+          h("td", null, d[5] ? h("span", {class: "mark"}, "✗ ") : null, d[4]));
+      })));
+  }
+  function levelEvents(c, r) {  // expected events of an engine that sends no trace: never "not in the trace"
+    var exp = (c.expect && c.expect.moments) || [];
+    if (!exp.length) return null;
+    var steps = r.lv === "steps", div = r.div && r.div.what === "moment" ? r.div.index : -1;
+    return h("table", {class: "trace"},
+      h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, "expected"), h("th", null, "at level " + r.lv))),
+      h("tbody", null, exp.map(function (m, i) {
+        var decision = m.every(function (e) { return e[0] === "decided" || e[0] === "rejected"; });
+        var note = decision && r.dec ? "a decision: checked in the Decisions table above" :
+          !steps ? "not checkable at level " + r.lv + " (the engine reports no events)" :
+          i === div ? "✗ first divergence: its events did not all happen in one step" :
+            div >= 0 && i > div ? "not reached (the case failed before)" : "checked against the engine's steps";
+        return h("tr", {class: i === div ? "diverged" : steps && (div < 0 || i < div) ? "matched" : "unc"},
+          h("td", {class: "m"}, i), h("td", {class: "exp"}, m.map(function (e) { return ev(e[0], e[1]); })),
+          h("td", {class: "act muted"}, note));
+      })));
+  }
   function endState(c, r) {
     var ex = c.expect || {}, rows = [];
     if ("winner" in ex) {
       var won = (r.tr !== undefined ? tr(r.tr) : []).filter(function (e) { return e[1] === "won"; }).map(function (e) { return e[2].player; });
-      rows.push(h("dt", null, "winner"), h("dd", null, "expected " + val(ex.winner) + " · actual " + (r.tr !== undefined ? (won.length ? won.join(", ") : "none") : "?")));
+      rows.push(h("dt", null, "winner"), h("dd", null, "expected " + val(ex.winner) + (r.lv ? " (the engine's winner is checked at level " + r.lv + ": see the verdict above)" : " · actual " + (r.tr !== undefined ? (won.length ? won.join(", ") : "none") : "?"))));
     }
     if (ex.final) rows.push(h("dt", null, "final (expected)"), h("dd", null, h("code", null, JSON.stringify(ex.final))));
     if (ex.absent) rows.push(h("dt", null, "absent anywhere (expected)"), h("dd", null, h("code", null, JSON.stringify(ex.absent))));
@@ -279,7 +305,9 @@
       r.eds ? h("div", {class: "small editions"}, "per edition: ", r.eds.map(function (x, k) {
         return [k ? " · " : "", h("span", {class: "st " + x[1], title: x[2] || x[1]}, x[0] + " " + x[1])];
       }), h("span", {class: "muted"}, " (shown below: " + (r.rs || "?") + ")")) : null,
-      msg, unc, (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
+      msg, unc, r.dec ? [h("h5", null, "Decisions"), decisionTable(r)] : null,
+      r.lv ? levelEvents(c, r) :
+        (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
       endState(c, r), h("div", {class: "small muted"}, "reproduce:"), commands(c, e));
   }
   function legend(c) {

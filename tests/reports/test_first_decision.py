@@ -9,6 +9,7 @@ import io
 import json
 import re
 
+import pytest
 from rich.console import Console
 
 import sick_engine  # tests/reports is on sys.path: see conftest.py
@@ -46,6 +47,12 @@ def test_the_wrongly_accepted_decision_is_the_first_divergence(tmp_path, capsys)
     assert 'message="decision 0 (alice: declare_attackers' in xml and "unexpected_decision" not in xml
     (shown,) = _blob(report.read_text(encoding="utf-8"))["cases"]
     _names_decision_0(shown["runs"][0]["div"]["message"])
+    # the decisions it did send, beside what the case expects: decision N, who, what, expected, engine's outcome
+    assert shown["runs"][0]["dec"] == [
+        [0, "alice", 'declare_attackers ["a1", "a2"]', "refused (attacker_placed_this_turn)", "accepted", True],
+        [1, "alice", 'declare_attackers ["a2"]', "accepted", "refused (unexpected_decision)", True],
+        [2, "bob", "declare_blockers {}", "accepted", "accepted", False],
+        [3, "bob", "choose_attacker a2", "accepted", "accepted", False]]
 
 
 def test_explain_names_the_first_decision_that_differs():
@@ -57,3 +64,29 @@ def test_explain_names_the_first_decision_that_differs():
     assert code == 1
     verdict = out[out.index("sick: fail"):]
     assert "decision 0 (alice: declare_attackers" in verdict and "decision 1 (alice" not in verdict
+    table = out[out.index("Decisions · what the case expects and what sick reported"):out.index("sick: fail")]
+    assert re.search(r'│ 0 +│ alice +│ declare_attackers \["a1", "a2"\] +│ refused \(attacker_placed_this_turn\) +│ '
+                     r'✗ accepted', table), table
+    assert re.search(r"│ 1 +│ alice +│ .*│ accepted +│ ✗ refused \(unexpected_decision\)", table)
+    assert "not checkable at level final" in table
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_report_draws_the_decisions_and_no_red_events(tmp_path):
+    """In Chromium: the case of an engine that sends no trace shows its decisions table, and its expected
+    events as not checkable at its level -- none painted "not in the trace"."""
+    from oracle.cli import main
+    from oracle.reports.browser import dump_dom, find_chromium
+
+    if find_chromium() is None:
+        pytest.skip("chromium not found")
+    report = tmp_path / "r.html"
+    assert main(["run", "--engine", "py:sick_engine:engine", "-k", CASE, "--results", str(tmp_path / "r.json"),
+                 "--report", str(report), "--quiet"]) == 1
+    dom = dump_dom(report, f"case={CASE}")
+    start = dom.index('<tr class="detail"')
+    detail = dom[start:dom.index('<button id="more"', start)]  # the case's detail, not the page's script
+    assert '<table class="trace decisions">' in detail and "engine (level final)" in detail
+    assert re.search(r'<tr class="diverged"><td class="m">0</td><td>alice</td>.*?✗ </span>accepted</td>', detail)
+    assert "not checkable at level final" in detail and "not in the trace" not in detail
