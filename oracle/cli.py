@@ -84,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--proofs", metavar="FILE", type=Path,
                      help="a 'tcg-oracle prove --json' file: the coverage table shows the clauses it proved")
 
+    dif = sub.add_parser("diff", help="what changed between two results files: per case, both verdicts")
+    dif.add_argument("before", type=Path, metavar="A.json")
+    dif.add_argument("after", type=Path, metavar="B.json")
+    dif.add_argument("case_id", nargs="?", metavar="CASE", help="one case in full: expected against actual in both")
+
     exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
     exp.add_argument("case_id", metavar="CASE_ID")
     exp.add_argument("--engine", default="reference", metavar="SPEC")
@@ -560,6 +565,7 @@ _COMMANDS = {
     "merge": _lazy(".harness.merge"),
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
+    "diff": _lazy(".reports.diff"),
     "bench": _lazy(".bench"),
     "fuzz": lambda args: _needs_hypothesis(args),
     "prove": _lazy(".smt.cli"),

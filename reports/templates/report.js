@@ -116,11 +116,15 @@
     var c = C[i];
     var tr = h("tr", {class: "row" + (open[i] ? " open" : ""), "data-id": c.id, "data-status": c.runs.map(function (r) { return r ? r.s : "none"; }).join(" ")});
     c.runs.forEach(function (r) { tr.appendChild(h("td", {class: "eng"}, statusBadge(r))); });
-    tr.appendChild(h("td", {class: "id"}, c.id, h("div", {class: "small muted"}, c.game)));
+    tr.appendChild(h("td", {class: "id"}, c.id, " ", permalink(c, "🔗"), h("div", {class: "small muted"}, c.game)));
     tr.appendChild(h("td", {class: "title"}, c.title));
     tr.appendChild(h("td", {class: "rules"}, c.rules.join(" ")));
     tr.addEventListener("click", function () { toggle(i, tr); });
     return tr;
+  }
+  function permalink(c, text) {  // #case=ID: this case alone, opened (the fragment syntax: docs/report.md)
+    return h("a", {class: "permalink", href: "#case=" + encodeURIComponent(c.id), title: "link to this case (#case=" + c.id + ")",
+      onclick: function (ev) { ev.stopPropagation(); }}, text);
   }
   function toggle(i, tr) {
     if (open[i]) {
@@ -324,7 +328,7 @@
   function detail(i) {
     var c = C[i], src = c.source;
     var info = h("dl", {class: "kv"},
-      h("dt", null, "case"), h("dd", null, h("code", null, c.id)),
+      h("dt", null, "case"), h("dd", null, h("code", null, c.id), " ", permalink(c, "permalink")),
       h("dt", null, "game"), h("dd", null, c.game),
       c.file ? [h("dt", null, "file"), h("dd", null, h("code", null, c.file))] : null,
       c.rulesets ? [h("dt", null, "rulesets"), h("dd", null, c.rulesets.join(", "))] : null,
