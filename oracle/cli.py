@@ -213,10 +213,12 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
         _write_outputs(_portable(_aborted(exc, args.engine, seen), args), args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
-    except KeyboardInterrupt as exc:  # outside the case loop (the engine starting, the run ending)
+    except KeyboardInterrupt as exc:  # in the case loop (run_suite hands its partial results on) or outside it
+        results = getattr(exc, "results", None)
         if results is None:
             why = f"{exc}" if seen else f"{exc or 'interrupted'} while the engine was starting"
             results = _aborted(KeyboardInterrupt(why), args.engine, seen)
+        print("interrupted: writing partial results", file=sys.stderr)
     # from here on a signal is noted, never raised: the outputs are finished first
     _close(engine, stop)
     if results.partial and results.aborted is None and stop.first:
