@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", metavar="FILE", help="also write JUnit XML")
     run.add_argument("--baseline", metavar="FILE", help="expected statuses; exit 1 only on regressions")
     run.add_argument("--update-baseline", action="store_true", help="write the baseline from this run")
+    run.add_argument("--allow-engine-change", action="store_true",
+                     help="let --update-baseline relabel a baseline recorded for another engine (else exit 2)")
     run.add_argument("--timeout", type=float, default=10.0, metavar="S", help="per-case timeout (default 10)")
     run.add_argument("--quiet", action="store_true", help="no summary table")
 
@@ -235,7 +237,7 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
 def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
     """The summary, then what the run means: interrupted, regressions, failures, nothing tested."""
     if not args.quiet:
-        _print_summary(results, args.results, args.report)
+        _print_summary(results, args.results, args.report, _readable_baseline(args))
     code = EXIT_FAIL if results.partial else EXIT_OK  # an interrupted run is never "as expected"
     if args.update_baseline and results.partial:
         print("tcg-oracle: the run did not finish; the baseline is left as it was", file=sys.stderr)
@@ -243,7 +245,8 @@ def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
     elif args.baseline or args.update_baseline:
         from .harness.gate import gate
 
-        code = gate(results, args.baseline, update=args.update_baseline)
+        code = gate(results, args.baseline, update=args.update_baseline,
+                    allow_engine_change=args.allow_engine_change)
         if results.partial and code == EXIT_OK:
             code = EXIT_FAIL
     elif results.summary.get("fail") or results.summary.get("error"):
@@ -384,7 +387,7 @@ def _write_outputs(results, args: argparse.Namespace) -> bool:
     def junit() -> None:
         from .harness.junit import write_junit
 
-        write_junit(results, Path(args.junit))
+        write_junit(results, Path(args.junit), baseline=_readable_baseline(args))
 
     writers = [("--results", args.results, lambda: _write_json(Path(args.results),
                                                                 results.model_dump(mode="json", exclude_none=True))),
@@ -400,7 +403,21 @@ def _write_outputs(results, args: argparse.Namespace) -> bool:
     return failed
 
 
-def _print_summary(results, results_path: str, report_path: str) -> None:
+def _readable_baseline(args: argparse.Namespace) -> Any:
+    """The run's ``--baseline`` as it reads now, for showing expected failures; ``None`` when there is none
+    or it cannot be read (the gate says why)."""
+    if not getattr(args, "baseline", None) or not Path(args.baseline).is_file():
+        return None
+    from .baseline import load_baseline
+    from .errors import BaselineError
+
+    try:
+        return load_baseline(args.baseline)
+    except BaselineError:
+        return None
+
+
+def _print_summary(results, results_path: str, report_path: str, baseline: Any = None) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -430,6 +447,12 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
     for c in results.cases:
         if c.status in ("fail", "error"):
             why = c.divergence.message if c.divergence else (c.error or "")
+            exp = baseline.expected_failure(c.id, c.status) if baseline is not None else None
+            if exp is not None:  # as the baseline expects: said as such, with its reason, not in red
+                console.print(Text(f"expected {c.status}", style="yellow")
+                              + Text(f" {printable(c.id)}: {printable(trim_text(exp.describe(), 400))}"),
+                              highlight=False)
+                continue
             console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(_short(why))}"),
                           highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
