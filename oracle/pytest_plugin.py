@@ -63,7 +63,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("tcg_engine", None) is None:
         return
     args = getattr(config, "args", None)
-    if isinstance(args, list) and BUILTIN in args and not Path(BUILTIN).exists():
+    if isinstance(args, list) and BUILTIN in args:  # ./builtin: a folder of that name
         from .paths import cases_dir
 
         args[:] = [str(cases_dir()) if a == BUILTIN else a for a in args]
