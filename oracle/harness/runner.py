@@ -1,12 +1,13 @@
 """Run cases on an engine and collect results.
 
 A broken case file costs its cases (status ``error``), never the run; an engine error on one case
-costs that case; Ctrl-C returns what was run so far, marked ``partial``.
+costs that case. Ctrl-C (or a stop signal, :mod:`oracle.signals`) stops the run: :func:`run_suite` raises the
+``KeyboardInterrupt`` on, carrying what was run so far as ``exc.results`` (marked ``partial``), so a script
+embedding it stops as Ctrl-C asks and the CLI writes those partial results.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from contextlib import nullcontext
 from datetime import datetime, timezone
@@ -170,9 +171,11 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
             results.append(res)
             if on_result:
                 on_result(res)
-    except KeyboardInterrupt:
-        partial = True
-        print("interrupted: writing partial results", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # raised on, with the cases run so far: the caller decides what to keep
+        exc.results = Results(engine=info, ruleset=ruleset, suite_version=__version__,  # type: ignore[attr-defined]
+                              started=started, finished=now(), partial=True, command=command, cases=results,
+                              summary=Results.count(results))
+        raise
     out = Results(engine=info, ruleset=ruleset, suite_version=__version__, started=started, finished=now(),
                   partial=partial, command=command, cases=results, summary=Results.count(results))
     if aborted is not None:
