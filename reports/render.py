@@ -176,6 +176,13 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
     return out
 
 
+def _expected_failure(view: dict[str, Any], expectation: Any) -> dict[str, Any]:
+    """A fail or error the baseline expects: ``xf`` [reason, bug] (the report says "expected fail", not red)."""
+    if expectation is not None:
+        view["xf"] = [expectation.reason, expectation.bug]
+    return view
+
+
 def _editions(view: dict[str, Any], editions: Mapping[str | None, Any] | None) -> dict[str, Any]:
     """A case played under several editions: each edition's status (and what failed there); the view's own
     status is the worst of them, its trace that result's."""
@@ -234,9 +241,11 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
                     item[k] = case[k]
         traces.next_case()
         item["runs"] = [
-            _editions(_run_view(r.cases[cid], traces, (r.key, cid) in regressed,
-                                diff.expected(r.key, cid) if diff is not None else None, expected, shown),
-                      r.editions.get(cid))
+            _expected_failure(
+                _editions(_run_view(r.cases[cid], traces, (r.key, cid) in regressed,
+                                    diff.expected(r.key, cid) if diff is not None else None, expected, shown),
+                          r.editions.get(cid)),
+                diff.expected_failure(r.key, cid, r.cases[cid].status) if diff is not None else None)
             if cid in r.cases else None
             for r in runs
         ]

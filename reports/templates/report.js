@@ -110,6 +110,7 @@
   // ---- case list ------------------------------------------------------------------------------
   function statusBadge(r, tip) {
     if (!r) return h("span", {class: "muted", title: "not run on this engine"}, "—");
+    if (r.xf) return h("span", {class: "st xfail", title: "expected " + r.s + " (the baseline)" + (r.xf[0] ? ": " + r.xf[0] : "") + (r.xf[1] ? " · " + r.xf[1] : "")}, "expected " + r.s);
     return h("span", {class: "st " + r.s + (r.reg ? " reg" : ""), title: tip || (r.reg ? (r.was ? "regression: the baseline expects " + r.was : "regression: a new case, not in the baseline, that " + (r.s === "error" ? "errs" : "fails")) : r.s)}, r.s);
   }
   function row(i) {
@@ -297,7 +298,9 @@
   function runBlock(c, r, ei) {
     var e = E[ei];
     if (!r) return h("div", {class: "runhead"}, h("h4", null, e.key), h("span", {class: "muted"}, "not run on this engine"));
-    var msg = r.div ? h("div", {class: "msg fail"}, r.div.message) : r.err ? h("div", {class: "msg error"}, r.err) :
+    var xf = r.xf ? h("div", {class: "msg xfail"}, "expected " + r.s + " (the baseline)" + (r.xf[0] ? ": " + r.xf[0] : ""),
+      r.xf[1] ? [" · bug ", /^https?:\/\//.test(r.xf[1]) ? h("a", {href: r.xf[1], rel: "noreferrer"}, r.xf[1]) : h("code", null, r.xf[1])] : null) : null;
+    var msg = r.div ? h("div", {class: "msg " + (r.xf ? "xfail" : "fail")}, r.div.message) : r.err ? h("div", {class: "msg " + (r.xf ? "xfail" : "error")}, r.err) :
       r.skip ? h("div", {class: "msg skip"}, r.skip) : null;
     var unc = r.unc ? h("div", {class: "msg not_checkable"},
       (r.s === "not_checkable" ? "Nothing of this case can be checked" : "Not checked") + " at observation level " + (r.lv || "trace") + ":",
@@ -309,7 +312,7 @@
       r.eds ? h("div", {class: "small editions"}, "per edition: ", r.eds.map(function (x, k) {
         return [k ? " · " : "", h("span", {class: "st " + x[1], title: x[2] || x[1]}, x[0] + " " + x[1])];
       }), h("span", {class: "muted"}, " (shown below: " + (r.rs || "?") + ")")) : null,
-      msg, unc, r.dec ? [h("h5", null, "Decisions"), decisionTable(r)] : null,
+      xf, msg, unc, r.dec ? [h("h5", null, "Decisions"), decisionTable(r)] : null,
       r.lv ? levelEvents(c, r) :
         (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
       endState(c, r), h("div", {class: "small muted"}, "reproduce:"), commands(c, e));
