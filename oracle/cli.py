@@ -593,7 +593,11 @@ def _coverage_line(results: Any) -> str | None:
         if cov.available and cat is not None:
             parts.append(f"{g} {cov.covered}/{len(cov.testable)}"
                          + (f" over {len(cov.editions)} editions" if len(cov.editions) > 1 else ""))
-    return ("coverage (scenario-testable clauses asserted): " + " · ".join(parts)) if parts else None
+    if not parts:
+        return None
+    hint = ("" if results.ruleset == "all" else
+            "; each case ran under one edition: `--ruleset all` plays each under every edition it holds for")
+    return "coverage (scenario-testable clauses asserted): " + " · ".join(parts) + hint
 
 
 def _pass_of_run(counts: Any) -> str:

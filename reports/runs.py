@@ -34,6 +34,8 @@ class EngineRun:
     """One result per case: the worst over the editions it was played under (:mod:`oracle.editions`)."""
     editions: dict[str, dict[str | None, CaseResult]] = field(default_factory=dict)
     """Case id -> edition -> result (a case played under one edition has one)."""
+    requested: set[str | None] = field(default_factory=set)
+    """The ``--ruleset`` of each results file joined (``None``: each case under its default edition)."""
 
     def add(self, c: CaseResult) -> None:
         """A result of this run: a case's first, or its result under another edition."""
@@ -43,6 +45,8 @@ class EngineRun:
                 return
         elif eds and all(not_held(x) for x in eds.values()):
             eds.clear()
+        elif c.ruleset in eds:  # the same case under the same edition in two runs joined: the first
+            return
         eds[c.ruleset] = c
         self.cases[c.id] = worst(eds.values())
 
@@ -100,10 +104,11 @@ def _played(cases: Iterable[CaseResult]) -> set[tuple[str, str | None]]:
 
 
 def split_runs(results: Iterable[Results]) -> list[EngineRun]:
-    """Engine runs, one column each. Results of one engine at one version join one column when they hold no
-    case under the same edition twice: shards, or runs under several rulesets (a case skipped under one ruleset
-    and played under another is one case with its per-edition results); otherwise (two runs of one engine, at
-    two versions or two dates) each gets its own column and the report draws their history."""
+    """Engine runs, one column each. Results of one engine at one version join one column when they are runs
+    under different rulesets (a case skipped under one ruleset and played under another is one case with its
+    per-edition results; a case both played under the same edition: the first result), or hold no case under the
+    same edition twice (shards); otherwise (two runs of one engine, at two versions or two dates) each gets its
+    own column and the report draws their history."""
     runs: dict[str, EngineRun] = {}
     owner: dict[str, int] = {}  # run key -> id() of the Results it first came from
     for res in results:
@@ -119,8 +124,8 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
             info = part[0].engine if part else res.engine if name == res.engine.name else None
             version = info.version if info is not None else "?"
             commands = [p.command for p in part if p.command] if part else [res.command] if res.command else []
-            while key in runs and owner[key] != id(res) and (_played(runs[key].results()) & _played(cases)
-                                                             or runs[key].version != version):
+            while key in runs and owner[key] != id(res) and (runs[key].version != version or (
+                    res.ruleset in runs[key].requested and _played(runs[key].results()) & _played(cases))):
                 n += 1
                 key = f"{name} ({n})"
             run = runs.get(key)
@@ -137,6 +142,7 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
                 owner[key] = id(res)
                 if run.ruleset != res.ruleset:
                     run.ruleset = None  # several editions: each result names its own
+            run.requested.add(res.ruleset)
             run.partial = run.partial or res.partial or any(p.partial for p in part)
             for cmd in commands:
                 if cmd not in run.commands:

@@ -56,3 +56,15 @@ def test_runs_under_each_ruleset_given_to_the_report_join(suite):
     cell = ctx["summary"][-1]["cells"][0]
     n_cases = sum(1 for lc in suite.cases if lc.case.game == "mtg")
     assert cell["total"] == n_cases and cell["counts"]["pass"] == n_cases  # one case, its editions joined
+
+
+def test_the_default_run_and_one_editions_run_given_to_the_report_join(suite):
+    """The default run (most cases under cr-20231117, a few under cr-20260807) and a run --ruleset cr-20260807:
+    one column and no history (no false pass -> skip changes); the editions' clauses all covered."""
+    default = run_suite(ReferenceEngine(), suite, games=["mtg"])
+    other = run_suite(ReferenceEngine(), suite, games=["mtg"], ruleset="cr-20260807")
+    ctx = render.build([default, other])
+    assert len(ctx["runs"]) == 1 and not ctx["histories"]
+    (cov,) = ctx["coverage"]
+    assert (cov.covered, len(cov.testable)) == (80, 80)
+    assert {c.status for c in ctx["runs"][0].cases.values()} == {"pass"}
