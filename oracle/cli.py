@@ -550,8 +550,9 @@ def _print_summary(results, results_path: str, report_path: str, baseline: Any =
         editions = per_edition.get(game, {})
         if len(editions) > 1:  # each edition, then the game's cases over them
             for ed, erow in editions.items():
-                table.add_row(f"{game} · {ed}", *(str(erow[s]) for s in shown), str(sum(erow.values())),
-                              _pass_of_run(erow), style="dim")
+                others = sum(row.values()) - sum(erow.values())  # cases that hold only for other editions
+                table.add_row(f"{game} · {ed}" + (f" ({others} not in it)" if others else ""),
+                              *(str(erow[s]) for s in shown), str(sum(erow.values())), _pass_of_run(erow), style="dim")
             game = f"{game} (over {len(editions)} editions)"
         table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())), _pass_of_run(row))
     s = Results.count(cases)
