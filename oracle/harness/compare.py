@@ -140,6 +140,7 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
             continue
         divergence = check.run(ctx)
         if divergence is not None:
+            divergence = _earlier_state(ctx, divergence)
             break
     if divergence is not None:
         status = "fail"
@@ -148,6 +149,21 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
     else:
         status = "pass"
     return Comparison(status, divergence, list(dict.fromkeys(ctx.asserted)), executed, ctx.unchecked, obs.level)
+
+
+def _earlier_state(ctx: Ctx, div: Divergence) -> Divergence:
+    """A decision that differs (decision M) is the first divergence unless the state after an earlier decision
+    N < M already differed (``after``, level checkpoints): that one came first."""
+    if div.what != "rejection" or div.index is None or not ctx.case.expect.after \
+            or not at_least(ctx.obs.level, "checkpoints"):
+        return div
+    before = [a for a in ctx.case.expect.after if a.decision < div.index]
+    if not before:
+        return div
+    probe = Ctx(ctx.case.model_copy(update={"expect": ctx.case.expect.model_copy(update={"after": before})}),
+                ctx.obs, ctx.ask)
+    earlier = check_after(probe)
+    return earlier if earlier is not None else div
 
 
 def reads(case: Case) -> set[str]:

@@ -90,3 +90,26 @@ def test_the_report_draws_the_decisions_and_no_red_events(tmp_path):
     assert '<table class="trace decisions">' in detail and "engine (level final)" in detail
     assert re.search(r'<tr class="diverged"><td class="m">0</td><td>alice</td>.*?✗ </span>accepted</td>', detail)
     assert "not checkable at level final" in detail and "not in the trace" not in detail
+
+
+def test_a_state_that_differed_before_the_decision_comes_first():
+    """Level checkpoints: the state after decision 1 already differs from the case's; decision 2 is then refused.
+    The first divergence is the state after decision 1, not the later refusal."""
+    from oracle.harness.compare import compare
+    from oracle.loader import load_suite
+    from oracle.model import CaseReply, Checkpoint, DecisionOutcome, EngineInfo, Hello, StateCheck
+
+    (lc,) = [lc for lc in load_suite().cases if lc.case.id == CASE]
+    after = StateCheck(decision=1, state={"cards": {"a2": {"attacker": True}}})
+    case = lc.case.model_copy(update={"expect": lc.case.expect.model_copy(update={"after": [after]})})
+    reply = CaseReply(id=CASE, winner="alice", final={},
+                      decisions=[DecisionOutcome(at=0, outcome="refused", reason="attacker_placed_this_turn"),
+                                 DecisionOutcome(at=1, outcome="accepted"),
+                                 DecisionOutcome(at=2, outcome="refused", reason="unexpected_decision"),
+                                 DecisionOutcome(at=3, outcome="accepted")],
+                      checkpoints=[Checkpoint(after=n, state={"cards": {"a2": {"attacker": False}}})
+                                   for n in range(-1, 4)])
+    hello = Hello(engine=EngineInfo(name="cp"), games=["ijinden"], observation="checkpoints")
+    got = compare(case, reply, hello)
+    assert got.status == "fail" and got.divergence.what == "after" and got.divergence.index == 1, got.divergence
+    assert "after decision 1" in got.divergence.message
