@@ -579,26 +579,41 @@ def _print_summary(results, results_path: str, report_path: str, baseline: Any =
 
 
 def _coverage_line(results: Any) -> str | None:
-    """Asserted clause coverage per game, over every edition the run played (from a trace tagged with clauses:
-    the reference engine's); ``None`` for a run whose results carry no asserted clauses."""
-    if not any(c.asserted for c in results.cases):
+    """Asserted clause coverage per game, over every edition the run (or runs: a list) played, from a trace
+    tagged with clauses (the reference engine's); ``None`` when the results carry no asserted clauses."""
+    many = list(results) if isinstance(results, (list, tuple)) else [results]
+    if not any(c.asserted for r in many for c in r.cases):
         return None
     from .reports.coverage import game_coverage, load_catalogs
     from .reports.runs import split_runs
 
-    runs = split_runs([results])
-    games = sorted({c.game for c in results.cases})
-    parts = []
+    runs = split_runs(many)
+    games = sorted({c.game for r in many for c in r.cases})
+    parts, short = [], False
     for g, (cat, _err) in load_catalogs(games).items():
         cov = game_coverage(g, cat, None, runs)
         if cov.available and cat is not None:
             parts.append(f"{g} {cov.covered}/{len(cov.testable)}"
                          + (f" over {len(cov.editions)} editions" if len(cov.editions) > 1 else ""))
+            short = short or (cov.covered < len(cov.testable) and len(cat.rulesets) > len(cov.editions or [1]))
     if not parts:
         return None
-    hint = ("" if results.ruleset == "all" else
-            "; each case ran under one edition: `--ruleset all` plays each under every edition it holds for")
+    played_all = any(r.ruleset == "all" for r in many)
+    hint = ("; some editions' cases were not all played: `tcg-oracle run --ruleset all` plays each case under "
+            "every edition it holds for" if not played_all and (short or _one_edition_each(many)) else "")
     return "coverage (scenario-testable clauses asserted): " + " · ".join(parts) + hint
+
+
+def _one_edition_each(many: Any) -> bool:
+    """Each case played under one edition only, while some case holds for more (seen in its dumped case)."""
+    eds: dict[str, set[str]] = {}
+    holds = False
+    for r in many:
+        for c in r.cases:
+            if c.ruleset:
+                eds.setdefault(c.id, set()).add(c.ruleset)
+            holds = holds or len((c.case or {}).get("rulesets") or []) > 1
+    return holds and all(len(v) == 1 for v in eds.values())
 
 
 def _pass_of_run(counts: Any) -> str:

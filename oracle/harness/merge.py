@@ -249,13 +249,18 @@ def main(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"tcg-oracle merge: cannot write {exc}", file=sys.stderr)
         return 2
+    from ..editions import combined, editions_of
+
     for r in split_engines(merged):
-        s = r.summary
-        print(f"{printable(r.engine.name)}: {len(r.cases)} case(s), "
+        cases = combined(r.cases)  # one per case, over the editions it was played under
+        s = Results.count(cases)
+        eds = editions_of(r.cases)
+        print(f"{printable(r.engine.name)}: {len(cases)} case(s)"
+              + (f" over {len(eds)} editions ({len(r.cases)} results)" if len(eds) > 1 else "") + ", "
               + ", ".join(f"{s.get(k, 0)} {k}" for k in STATUSES if k in s or k != "not_checkable")
               + (f" (level {r.engine.level})" if r.engine.level else "")
               + (" (partial)" if r.partial else "")
-              + f"; pass: {headline(r.summary).text()}")
+              + f"; pass: {headline(s).text()}")
     print(f"merged {len(args.inputs)} file(s) into {out}")
     if getattr(args, "junit", None):
         from .junit import write_junit
