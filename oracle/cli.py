@@ -248,7 +248,9 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
     try:
         with stop.run():
             engine = make_engine(args.engine)
-            with _progress(len(suite.cases), quiet=args.quiet) as advance:
+            total = (sum(len(lc.case.rulesets) for lc in suite.cases) if args.ruleset == "all"  # a result per edition
+                     else len(suite.cases))
+            with _progress(total, quiet=args.quiet) as advance:
                 def on_result(res: Any) -> None:
                     seen.append(res)
                     if log is not None:
