@@ -288,7 +288,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "has_baseline": diff is not None,
         "histories": histories(runs, games),
         "n_cases": len(ids),
-        "n_results": sum(len(r.cases) for r in runs),
+        "n_results": sum(1 for r in runs for _ in r.results()),  # a case under several editions: each
         "blob": blob,
         "kill": kill_view(kill_matrices or [], games),
         "css": _static("report.css"),
