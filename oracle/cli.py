@@ -311,10 +311,16 @@ def _unwritable_outputs(args: argparse.Namespace) -> str | None:
     for flag, path in outs:
         if path and (why := unwritable(path)):
             return f"{flag} {path}: {why}"
-    named = [str(Path(p).resolve()) for _, p in outs if p]
+    named = [str(Path(p).resolve()) for _, p in outs if p and not _special(p)]  # /dev/null twice is fine
     if len(set(named)) < len(named):
         return "two outputs name the same file: " + ", ".join(f"{f} {p}" for f, p in outs if p)
     return None
+
+
+def _special(path: str) -> bool:
+    """A device or a FIFO (written to, not replaced: oracle/outputs.py)."""
+    p = Path(path)
+    return p.exists() and not p.is_dir() and not p.is_file()
 
 
 def _close(engine: Any, stop: Any) -> None:

@@ -92,15 +92,14 @@ def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str) ->
 
 
 def save(case: Case, directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{case.id}.yaml"
+    """The case as a new file in ``directory``: ``<id>.yaml``, or ``<id>-2.yaml`` ... when that name is taken
+    (a case saved by an earlier campaign is never overwritten)."""
+    from .outputs import write_new
+
     data = case.model_dump(mode="json", exclude_unset=True)
     text = (f"# Found by: {case.source.command}\n"  # type: ignore[union-attr]
             + yaml.safe_dump([data], allow_unicode=True, sort_keys=False, width=120))
-    tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_new(directory, case.id, ".yaml", text)
 
 
 def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | None, command: str,
@@ -199,6 +198,11 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.examples < 1 or args.workers < 1:
         print("tcg-oracle: --examples and --workers take 1 or more", file=sys.stderr)
+        return EXIT_USAGE
+    from .outputs import unwritable_folder
+
+    if args.save_failures and (why := unwritable_folder(args.save_failures)):  # said before the campaign
+        print(f"tcg-oracle: --save-failures {args.save_failures}: {why}", file=sys.stderr)
         return EXIT_USAGE
     from .core.errors import EngineStartError
 

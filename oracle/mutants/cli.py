@@ -8,7 +8,6 @@ case files.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -52,7 +51,12 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     from ..loader import load_suite
+    from ..outputs import unwritable
     from ..text import trim_text
+
+    if args.results and (why := unwritable(args.results)):  # said before the mutants run, not after
+        print(f"tcg-oracle: --results {args.results}: {why}", file=sys.stderr)
+        return EXIT_USAGE
     from .kill import kill_matrix, run_mutants
 
     suite = load_suite(args.cases, games=args.game or None)
@@ -88,10 +92,8 @@ def main(args: argparse.Namespace) -> int:
     if matrix["weak"]:
         print(f"weakly tested clauses (a mutant survives): {', '.join(matrix['weak'])}")
     if args.results:
-        path = Path(args.results)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(matrix, ensure_ascii=False, indent=1), encoding="utf-8")
-        tmp.replace(path)
+        from ..outputs import write_json
+
+        path = write_json(args.results, matrix)
         print(f"kill matrix: {path}")
     return EXIT_OK if s["killed"] == s["mutants"] and not s["errors"] and not s["property_errors"] else EXIT_FAIL
