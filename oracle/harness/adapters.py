@@ -44,6 +44,10 @@ class _Timeout(Signal):
     pass
 
 
+class _WriteTimeout(_Timeout):
+    """The engine did not read a request within the timeout (its stdin pipe stayed full)."""
+
+
 class _Eof(Signal):
     def __init__(self, pending: bytes) -> None:
         self.pending = pending
@@ -208,16 +212,21 @@ class SubprocessEngine:
         """A legality query (capability ``legality``): one request line, one reply line."""
         return self._exchange(request, timeout, jsonl.parse_legality)
 
-    def prefetch(self, request: CaseRequest) -> bool:
+    def prefetch(self, request: CaseRequest, timeout: float | None = None) -> bool:
         """Write ``request`` now, its reply read when :meth:`run_case` asks for it (capability
-        ``pipeline``); ``False`` when the window is full or the engine does not pipeline (nothing written)."""
+        ``pipeline``); ``False`` when the window is full or the engine does not pipeline (nothing written).
+        The write is bounded by ``timeout`` like a reply: an engine that stops reading its stdin (a request
+        bigger than the pipe's buffer) is stopped, and the request is sent again when its case is claimed."""
         if request.id in self._answered or self._sent(request.id):
             return True
         if len(self._in_flight) >= self.window:
             return False
         try:
-            self._send(request, jsonl.parse_reply, None)
-        except (_Timeout, _Eof, OSError):  # said when the case is claimed: it is sent again then
+            self._send(request, jsonl.parse_reply, timeout)
+        except _Timeout:  # half a line may be in the pipe: the engine is stopped (restarted when claimed)
+            self._kill()
+            return False
+        except (_Eof, OSError):  # said when the case is claimed: it is sent again then
             self._in_flight = deque(f for f in self._in_flight if f[0] != request.id)
             return False
         return True
@@ -270,7 +279,8 @@ class SubprocessEngine:
         rid = self._in_flight[0][0]
         if isinstance(exc, _Timeout):
             self._kill()
-            err: Exception = EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is "
+            what = "it read no request and wrote no reply" if isinstance(exc, _WriteTimeout) else "no reply"
+            err: Exception = EngineError(f"timeout: {what} within {timeout:g} s; the engine was stopped and is "
                                          f"restarted for the next case" + self._tail_note())
         elif isinstance(exc, (_Eof, OSError)):
             how = self._how_it_ended()
@@ -312,7 +322,7 @@ class SubprocessEngine:
             if view:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
-                    raise _Timeout
+                    raise _WriteTimeout
                 with selectors.DefaultSelector() as sel:
                     sel.register(fd, selectors.EVENT_WRITE)
                     out = self._proc.stdout

@@ -136,7 +136,7 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
         rs, skip = choose_ruleset(lc, ruleset)
         plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name)))
     ahead = Ahead(engine, lambda i: None if plan[i][3] else case_request(plan[i][1], plan[i][2], hello),
-                  len(plan))
+                  len(plan), timeout)
     try:
         for at, (n, lc, rs, skip) in enumerate(plan):
             if skip:
@@ -172,8 +172,10 @@ class Ahead:
     (``prefetch``, capability ``pipeline``): the engine plays them while the harness compares. ``make(i)`` is
     the request of item ``i`` of ``count`` (``None``: an item not sent, a skipped case); each is made once."""
 
-    def __init__(self, engine: Engine, make: Callable[[int], CaseRequest | None], count: int) -> None:
+    def __init__(self, engine: Engine, make: Callable[[int], CaseRequest | None], count: int,
+                 timeout: float | None = None) -> None:
         self.prefetch = getattr(engine, "prefetch", None)
+        self.timeout = timeout  # each write is bounded like a reply
         self.window = getattr(engine, "window", 1) if callable(self.prefetch) else 1
         self.make, self.count = make, count
         self.made: dict[int, CaseRequest | None] = {}
@@ -189,7 +191,7 @@ class Ahead:
         request = self.request(at)
         assert request is not None, "a skipped item is never sent"
         if self.window > 1:
-            self.prefetch(request)  # type: ignore[misc]  # first: its reply is the next one read
+            self.prefetch(request, self.timeout)  # type: ignore[misc]  # first: its reply is the next one read
             self.sent = max(self.sent, at)
             while self.sent + 1 < self.count and self.sent + 1 - at < self.window:
                 nxt = self.sent + 1
@@ -197,7 +199,7 @@ class Ahead:
                     ahead = self.request(nxt)
                 except Exception:  # said when that case runs, by run_case
                     break
-                if ahead is not None and not self.prefetch(ahead):  # type: ignore[misc]
+                if ahead is not None and not self.prefetch(ahead, self.timeout):  # type: ignore[misc]
                     break
                 self.sent = nxt
         self.made.pop(at, None)
