@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 YAML_MAX_CHARS = 1_000_000
 """A YAML file (case file, catalog, card pool, baseline): at most this many characters."""
+YAML_MAX_BYTES = 4 * YAML_MAX_CHARS
+"""A YAML file's size on disk, checked with ``fstat`` before it is read (UTF-8: at most 4 bytes a
+character); the characters are counted once it is decoded."""
 YAML_MAX_DEPTH = 64
 """Nesting of mappings and sequences in a YAML file."""
 YAML_MAX_NODES = 100_000
