@@ -441,8 +441,17 @@ class PythonEngine:
             return LegalityReply(id=request.id, error=f"{self.name} declares the legality capability but has "
                                                       f"no legality(request, timeout) method")
         reply = ask(request, timeout) if timeout is None else self._run_bounded(request, timeout, ask)
+        if not isinstance(reply, (LegalityReply, dict)):
+            raise ProtocolError(f"{self.name}: legality() returned {type(reply).__name__}, not a LegalityReply "
+                                f"or a mapping of the same shape")
         if not isinstance(reply, LegalityReply):
-            reply = LegalityReply.model_validate(reply)
+            try:
+                reply = LegalityReply.model_validate(reply)
+            except ValidationError as exc:
+                raise ProtocolError(f"{self.name}: legality() returned a reply that does not match the protocol "
+                                    f"({jsonl.first_problem(exc)})") from None
+        if reply.id != request.id:
+            raise ProtocolError(f"{self.name} answered legality query {reply.id!r} while {request.id!r} was asked")
         return reply
 
     def _exited(self, exc: SystemExit) -> EngineError:

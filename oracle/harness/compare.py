@@ -346,10 +346,11 @@ def _ask_legality(ctx: Ctx, label: str, at: int, reason: str | None, outcome: st
                           f"the engine {took}, so it could not refuse it; it offers no legality query")
         return None
     answer = ctx.ask(at)
-    if answer.error:
-        ctx.not_checkable(label, "legality", f"the engine {took}; its legality query failed: "
-                                                         f"{answer.error}")
-        return None
+    if answer.error:  # a broken answer is the engine's error, as a broken reply to a case is
+        from ..errors import EngineError
+
+        raise EngineError(f"the engine {took}; its answer to the legality query on decision {at} is broken: "
+                          f"{answer.error}")
     ctx.checked += 1
     if answer.accepted:
         return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason},

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import __version__
-from ..errors import CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
+from ..errors import CaseFileError, EngineAborted, EngineError, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
 from ..text import trim_text
@@ -103,7 +103,13 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
         return CaseResult(status="error", error=trim_text(broken), duration=duration,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
-    verdict = compare(case, reply, hello, ask)
+    try:
+        verdict = compare(case, reply, hello, ask)
+    except EngineStartError:
+        raise
+    except EngineError as exc:  # a legality query the engine crashed on or answered garbage to
+        return CaseResult(status="error", error=trim_text(str(exc)), duration=duration,
+                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
                       divergence=stored_divergence(verdict.divergence), duration=duration,
                       unchecked=verdict.unchecked,
