@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--update-baseline", action="store_true", help="write the baseline from this run")
     run.add_argument("--timeout", type=float, default=10.0, metavar="S", help="per-case timeout (default 10)")
     run.add_argument("--quiet", action="store_true", help="no summary table")
+    run.add_argument("--isolate", action="store_true",
+                     help="run a py: engine in a child process (one that calls os._exit or crashes its process "
+                          "costs a case, not the run; see docs/faults.md)")
 
     val = sub.add_parser("validate", help="check case files, catalogs and card pools")
     val.add_argument("paths", nargs="*", type=Path, metavar="PATH")
@@ -194,7 +197,7 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
     results = None
     try:
         with stop.run():
-            engine = make_engine(args.engine)
+            engine = make_engine(args.engine, isolate=args.isolate)
             command = "tcg-oracle " + shlex.join(args.argv)  # quoted: pasted into a shell it reproduces the run
             with _progress(len(suite.cases), quiet=args.quiet) as advance:
                 def on_result(res: Any) -> None:

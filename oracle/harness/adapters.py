@@ -420,6 +420,10 @@ class PythonEngine:
                 reply = self.inner.run_case(request, timeout)
             except SystemExit as exc:
                 raise self._exited(exc) from None
+            except KeyboardInterrupt as exc:
+                if _a_real_signal(exc):
+                    raise
+                raise _raised_interrupt() from None
         if isinstance(reply, CaseReply):
             pass
         elif not isinstance(reply, dict):
@@ -491,6 +495,8 @@ class PythonEngine:
                               f"new instance from the factory plays the next case)")
         if isinstance(box.get("error"), SystemExit):
             raise self._exited(box["error"])
+        if isinstance(box.get("error"), KeyboardInterrupt):  # raised on the worker: never a signal (those reach
+            raise _raised_interrupt()                        # the main thread only)
         if "error" in box:
             raise box["error"]
         return box["reply"]
@@ -502,6 +508,20 @@ class PythonEngine:
                 close()
             except (Exception, SystemExit) as exc:  # said by the caller; the results stay
                 raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
+
+
+def _a_real_signal(exc: KeyboardInterrupt) -> bool:
+    """Whether a ``KeyboardInterrupt`` out of an in-process engine is Ctrl-C (or SIGTERM): raised by
+    :mod:`oracle.signals`' handler as :class:`~oracle.signals.Interrupted`, or -- when no handler of ours is
+    installed (a Python caller of ``run_suite``) -- taken to be one, since it cannot be told apart."""
+    from ..signals import Interrupted
+
+    return isinstance(exc, Interrupted) or signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def _raised_interrupt() -> EngineError:
+    return EngineError("the engine raised KeyboardInterrupt during the case (no signal arrived): the engine's "
+                       "error, which costs this case; only a real Ctrl-C or SIGTERM stops the run")
 
 
 def _bounded(hello: Hello) -> Hello:
@@ -551,11 +571,13 @@ def _mutant(name: str, spec: str) -> Engine:
     return make_mutant(name)
 
 
-def make_engine(spec: str) -> Engine:
+def make_engine(spec: str, *, isolate: bool = False) -> Engine:
     """``reference``, ``py:package.module:factory``, ``cmd:"program args"`` or ``mutant:NAME``.
 
-    A malformed spec is an :class:`EngineSpecError` (a ``ValueError``; exit 2); an engine that cannot
-    start, an ``EngineStartError`` (exit 3).
+    ``isolate``: a ``py:`` engine runs in a child process (:mod:`oracle.harness.isolate`), so one that
+    kills its process (``os._exit``) costs a case, not the run. A malformed spec is an
+    :class:`EngineSpecError` (a ``ValueError``; exit 2); an engine that cannot start, an
+    ``EngineStartError`` (exit 3).
     """
     kind, sep, rest = spec.partition(":")
     if spec == "reference":
@@ -563,6 +585,13 @@ def make_engine(spec: str) -> Engine:
     if not sep:
         raise EngineSpecError(f"unknown engine {spec!r}; write reference, py:package.module:factory, "
                          f"cmd:\"program args\" or mutant:NAME")
+    if kind == "py" and isolate:
+        from .isolate import child_env, command
+
+        module, colon, factory = rest.rpartition(":")
+        if not colon or not module or not factory:
+            raise EngineSpecError(f"--engine {spec!r}: write py:package.module:factory")
+        return SubprocessEngine(command(rest), env=child_env())
     if kind == "py":
         return _python(rest, spec)
     if kind == "cmd":
