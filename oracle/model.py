@@ -676,6 +676,8 @@ class CaseResult(Frozen):
     ruleset: str | None = None
     engine: str | None = None
     trace: list[TraceEntry] | None = None
+    trace_cut: int | None = Field(default=None, description="Entries of the engine's trace left out of `trace` "
+                                                            "(only the first 2,000 are kept; all were compared)")
     case: dict[str, Any] | None = Field(default=None, description="The case as loaded, for reports")
     order: int | None = Field(default=None, description="Position of the case in the run's selection before "
                                                         "sharding; merge sorts by it")

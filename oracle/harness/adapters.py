@@ -20,6 +20,7 @@ import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -510,6 +511,17 @@ class PythonEngine:
                 raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
 
 
+def _child_env() -> dict[str, str]:
+    """The environment of an ``--isolate`` child (:mod:`oracle.harness.isolate`): this process's, with its
+    import path (a factory importable here is importable there)."""
+    env = dict(os.environ)
+    path = [p for p in sys.path if p]
+    if env.get("PYTHONPATH"):
+        path.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(path))
+    return env
+
+
 def _a_real_signal(exc: KeyboardInterrupt) -> bool:
     """Whether a ``KeyboardInterrupt`` out of an in-process engine is Ctrl-C (or SIGTERM): raised by
     :mod:`oracle.signals`' handler as :class:`~oracle.signals.Interrupted`, or -- when no handler of ours is
@@ -586,12 +598,10 @@ def make_engine(spec: str, *, isolate: bool = False) -> Engine:
         raise EngineSpecError(f"unknown engine {spec!r}; write reference, py:package.module:factory, "
                          f"cmd:\"program args\" or mutant:NAME")
     if kind == "py" and isolate:
-        from .isolate import child_env, command
-
         module, colon, factory = rest.rpartition(":")
         if not colon or not module or not factory:
             raise EngineSpecError(f"--engine {spec!r}: write py:package.module:factory")
-        return SubprocessEngine(command(rest), env=child_env())
+        return SubprocessEngine([sys.executable, "-m", "oracle.harness.isolate", rest], env=_child_env())
     if kind == "py":
         return _python(rest, spec)
     if kind == "cmd":

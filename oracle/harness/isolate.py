@@ -15,22 +15,6 @@ import sys
 from typing import Any
 
 
-def command(target: str) -> list[str]:
-    """The child's command line for ``py:target``."""
-    return [sys.executable, "-m", "oracle.harness.isolate", target]
-
-
-def child_env() -> dict[str, str]:
-    """The environment of the child: this process's, with its import path (a factory importable here is
-    importable there)."""
-    env = dict(os.environ)
-    path = [p for p in sys.path if p]
-    if env.get("PYTHONPATH"):
-        path.append(env["PYTHONPATH"])
-    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(path))
-    return env
-
-
 def _answer(engine: Any, line: bytes) -> bytes:
     from ..model import CaseReply, CaseRequest, LegalityReply, LegalityRequest
     from . import jsonl

@@ -21,7 +21,7 @@ from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
 from .request import make_request, used_abilities, views_read
 from .select import select_cases
-from .stored import stored_divergence, stored_trace
+from .stored import kept_trace, stored_divergence
 
 
 def now() -> str:
@@ -97,11 +97,11 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     duration = time.perf_counter() - start
     if reply.error:
         return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
-                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
+                          **(kept_trace(reply.trace) if keep_trace else {}), **base)
     broken = vocabulary_problems(reply, case.game)
     if broken:
         return CaseResult(status="error", error=trim_text(broken), duration=duration,
-                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
+                          **(kept_trace(reply.trace) if keep_trace else {}), **base)
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
     try:
         verdict = compare(case, reply, hello, ask)
@@ -109,11 +109,11 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
         raise
     except EngineError as exc:  # a legality query the engine crashed on or answered garbage to
         return CaseResult(status="error", error=trim_text(str(exc)), duration=duration,
-                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
+                          **(kept_trace(reply.trace) if keep_trace else {}), **base)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
                       divergence=stored_divergence(verdict.divergence), duration=duration,
                       unchecked=verdict.unchecked,
-                      trace=stored_trace(reply.trace) if keep_trace else None, **base)
+                      **(kept_trace(reply.trace) if keep_trace else {}), **base)
 
 
 def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,

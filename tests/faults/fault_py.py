@@ -235,3 +235,15 @@ def case_prints():
             return super().run_case(request, timeout)
 
     return Chatty()
+
+
+def case_long_trace():
+    """Answers the fault case with its trace followed by 50,000 more events (a later moment each)."""
+
+    def long(r):
+        reply = Good().run_case(r)
+        last = reply.trace[-1]
+        extra = [last.model_copy(update={"moment": last.moment + 1 + i}) for i in range(50_000)]
+        return reply.model_copy(update={"trace": [*reply.trace, *extra]})
+
+    return _on(FAULT_CASE, long)

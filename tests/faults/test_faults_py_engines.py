@@ -50,3 +50,15 @@ def test_isolate_keeps_an_engines_prints_off_the_protocol(tmp_path):
     code, res = run(tmp_path, "--engine", "py:fault_py:case_prints", "--isolate")
     assert code == 0 and all(c["status"] == "pass" for c in res["cases"])
     assert res["engine"]["name"] == "fault-py"
+
+
+def test_a_long_trace_is_kept_only_to_the_cap(tmp_path):
+    """Defect 15: two replies of 300,000 events made a 144 MB results.json. The stored trace is capped at
+    TRACE_KEEP entries and the rest counted; the whole trace was still compared."""
+    from oracle.limits import TRACE_KEEP
+
+    code, res = run(tmp_path, "--engine", "py:fault_py:case_long_trace", "--timeout", "0")
+    case = by_id(res)[FAULT_CASE]
+    assert len(case["trace"]) == TRACE_KEEP and case["trace_cut"] > 45_000
+    assert (tmp_path / "results.json").stat().st_size < 3_000_000
+    assert all("trace_cut" not in c for cid, c in by_id(res).items() if cid != FAULT_CASE)
