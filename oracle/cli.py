@@ -179,9 +179,18 @@ def cmd_run(args: argparse.Namespace) -> int:
             return _usage(str(exc) + ("; delete it to record a new one" if args.update_baseline else ""))
     if args.ruleset and (why := _unknown_ruleset(args.ruleset, games or registry.names())):
         return _usage(why)
-    suite = load_suite(args.cases, games=games)
     stop = StopSignals()
-    with stop.deferred():  # a signal between the run and the writing is noted, never lost (see _run)
+    with stop.deferred():  # a signal between loading, the run and the writing is noted, never lost (see _run)
+        try:
+            with stop.run():  # Ctrl-C or SIGTERM while the cases load: partial (empty) results, said
+                suite = load_suite(args.cases, games=games)
+        except KeyboardInterrupt as exc:
+            results = _portable(_aborted(KeyboardInterrupt(f"{exc or 'interrupted'} while the cases were loading"),
+                                         args.engine), args)
+            write_failed = _write_outputs(results, args)
+            print(f"tcg-oracle: interrupted ({stop.first or 'SIGINT'}) while the cases were loading; no case was "
+                  f"run; partial results: {args.results}", file=sys.stderr)
+            return EXIT_USAGE if write_failed else EXIT_FAIL
         return _run(args, suite, games, shard, stop)
 
 
@@ -227,8 +236,12 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
     results = _portable(results, args)
     write_failed = _write_outputs(results, args)
     code = _exit_code(results, suite, args)
-    if stop.received:
+    if stop.received and results.partial:
         print(f"tcg-oracle: interrupted ({stop.first}); partial results: {args.results}", file=sys.stderr)
+        code = max(code, EXIT_FAIL) if code != EXIT_USAGE else code
+    elif stop.received:  # it came after the last case, while the engine closed or the outputs were written
+        print(f"tcg-oracle: {stop.first} after the last case; the results are complete: {args.results}",
+              file=sys.stderr)
         code = max(code, EXIT_FAIL) if code != EXIT_USAGE else code
     return EXIT_USAGE if write_failed else code
 
