@@ -91,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("--engine", default="reference", metavar="SPEC")
     exp.add_argument("--cases", action="append", metavar="PATH", type=Path,
                      help="case files or folders to find the case in (default: every game's cases)")
+    exp.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                     help="seconds the engine may take on the case (default 10; 0: no timeout)")
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
 
@@ -102,6 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--save-failures", type=Path, default=Path("fuzz-failures"), metavar="DIR",
                       help="where a shrunk disagreement is written as a case file (default fuzz-failures)")
     fuzz.add_argument("--workers", type=int, default=1, metavar="N", help="processes on this machine (default 1)")
+    fuzz.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                      help="seconds a generated case may take on the engine (default 10; 0: no timeout)")
     fuzz.add_argument("--clauses", action="store_true", help="list every scenario-testable clause with its count")
     fuzz.add_argument("--no-seeds", action="store_true",
                       help="every board from scratch (by default about one in three mutates a golden setup)")
@@ -135,9 +139,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     handler = _COMMANDS[args.command]
     try:
-        return handler(args)
+        if args.command == "run":  # its own handling: partial results written (cmd_run, oracle/signals.py)
+            return handler(args)
+        return _stoppable(handler, args)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
+
+
+def _stoppable(handler: Any, args: argparse.Namespace) -> int:
+    """Every command but ``run``: SIGINT, SIGTERM and SIGHUP stop it like Ctrl-C -- the engine it started is
+    closed on the way out (``finally``), a file being written is finished first (oracle/outputs.py) -- and it
+    says so on one line, exit 1; never a traceback, never a silent death by SIGTERM."""
+    from .signals import StopSignals
+
+    stop = StopSignals()
+    try:
+        with stop.run():
+            return handler(args)
+    except KeyboardInterrupt:
+        print(f"tcg-oracle {args.command}: interrupted ({stop.first or 'SIGINT'}); stopped", file=sys.stderr)
+        return EXIT_FAIL
 
 
 # ---------------------------------------------------------------------------------------------

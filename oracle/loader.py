@@ -381,6 +381,9 @@ def suite_catalogs(paths_: Iterable[Path] | None, root: Path | None = None) -> d
     for given in paths_ or []:
         for g in registry.names():
             extras.setdefault(g, []).extend(suite_extras(given, g, root))
+    for g, x in extras.items():  # a broken card pool of the suite is said too, not only a broken catalog
+        if any(p.name == CARDS_FILE for p in x):
+            load_cards(g, root, tuple(dict.fromkeys(x)))
     return {g: load_catalog(g, root, tuple(dict.fromkeys(x))) for g, x in extras.items()
             if any(p.name == CATALOG_FILE for p in x)}
 

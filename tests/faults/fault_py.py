@@ -247,3 +247,8 @@ def case_long_trace():
         return reply.model_copy(update={"trace": [*reply.trace, *extra]})
 
     return _on(FAULT_CASE, long)
+
+
+def case_hangs():
+    """Never answers the fault case."""
+    return _on(FAULT_CASE, lambda request: time.sleep(3600))
