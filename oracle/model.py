@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from . import CONTRACT_VERSION
+
 SCHEMA_VERSION = 1
 PROTOCOL_VERSION = 2
 PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2)
@@ -441,6 +443,8 @@ class EngineInfo(Frozen):
     reason_codes: bool | None = Field(
         default=None, description="In results only: whether the engine declared that its refusals carry the "
                                   "vocabulary's reason codes")
+    contract_version: int | None = Field(
+        default=None, description="In results only: the contract version the engine's hello declared")
 
 
 class Hello(Frozen):
@@ -449,6 +453,12 @@ class Hello(Frozen):
     schema_version: int = SCHEMA_VERSION
     engine: EngineInfo
     games: list[str]
+    contract_version: int | None = Field(
+        default=None, description="Any protocol, optional: the version of tcg-oracle's contract (refusal codes, "
+                                  "event and decision fields, abilities, rulesets: docs/contract.md) the engine "
+                                  "was written against; the reference says `oracle.CONTRACT_VERSION`. Recorded in "
+                                  "the results; an engine that declares an older one is told what changed since "
+                                  "(CHANGELOG.md)")
     capabilities: list[str] = Field(
         default_factory=list,
         description="Optional protocol features: `legality` (answers legality queries), `legal_blocks` (counts "
@@ -685,6 +695,8 @@ class CaseResult(Frozen):
 
 class Results(Frozen):
     schema_version: Literal[1] = SCHEMA_VERSION
+    contract_version: int = Field(default=CONTRACT_VERSION, description="The contract version of the tcg-oracle "
+                                                                       "that wrote the file (`oracle.CONTRACT_VERSION`)")
     engine: EngineInfo
     ruleset: str | None = None
     suite_version: str

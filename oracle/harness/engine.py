@@ -12,7 +12,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, Protocol, runtime_checkable
 
-from .. import __version__, registry
+from .. import CONTRACT_VERSION, __version__, registry
 from ..errors import EngineError, OracleError
 from ..model import CaseReply, CaseRequest, EngineInfo, Hello, LegalityReply, LegalityRequest
 
@@ -41,7 +41,7 @@ class ReferenceEngine:
 
     def hello(self) -> Hello:
         return Hello(engine=EngineInfo(name="reference", version=__version__), games=self.games,
-                     capabilities=["legality"])
+                     capabilities=["legality"], contract_version=CONTRACT_VERSION)
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
         with time_limit(timeout, "reference"):

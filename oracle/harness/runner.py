@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
-from .. import __version__
+from .. import CONTRACT_VERSION, __version__
 from ..errors import CaseFileError, EngineAborted, EngineError, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
@@ -122,7 +122,8 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
               on_result: Callable[[CaseResult], None] | None = None) -> Results:
     hello = engine.hello()
     info = EngineInfo(name=hello.engine.name, version=hello.engine.version, level=hello.observation,
-                      reason_codes=hello.reason_codes)
+                      reason_codes=hello.reason_codes, contract_version=hello.contract_version)
+    _note_contract(hello)
     started = now()
     cases = list(enumerate(select_cases(suite, k, games)))  # the order is kept through shards (merge sorts by it)
     if shard is not None:
@@ -166,11 +167,21 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
     except KeyboardInterrupt:
         partial = True
         print("interrupted: writing partial results", file=sys.stderr)
-    out = Results(engine=info, ruleset=ruleset, suite_version=__version__, started=started, finished=now(),
+    out = Results(contract_version=CONTRACT_VERSION, engine=info, ruleset=ruleset, suite_version=__version__,
+                  started=started, finished=now(),
                   partial=partial, command=command, cases=results, summary=Results.count(results))
     if aborted is not None:
         raise EngineAborted(aborted, out)
     return out
+
+
+def _note_contract(hello: Hello) -> None:
+    """An engine written against an older contract is told, once, on stderr, where the changes are listed."""
+    declared = hello.contract_version
+    if declared is not None and declared < CONTRACT_VERSION:
+        print(f"tcg-oracle: engine {hello.engine.name} declares contract version {declared}; this suite's is "
+              f"{CONTRACT_VERSION}: see CHANGELOG.md for what changed (refusal codes, fields, rulesets)",
+              file=sys.stderr)
 
 
 class Ahead:

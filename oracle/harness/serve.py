@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from .. import __version__, registry
+from .. import CONTRACT_VERSION, __version__, registry
 from ..errors import OracleError, ScriptError
 from ..limits import (INT_MAX, JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
                       json_depth_exceeds)
@@ -48,7 +48,7 @@ class Behaviour:
     def hello(self, games: list[str]) -> Hello:
         extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
         return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
-                     capabilities=["legality", "views", "pipeline"], **extra)
+                     capabilities=["legality", "views", "pipeline"], contract_version=CONTRACT_VERSION, **extra)
 
 
 DEFAULT = Behaviour()
