@@ -563,6 +563,14 @@ class Step(Frozen):
     events: list[StepEvent] = Field(default_factory=list)
 
 
+class Asked(Frozen):
+    """A decision the engine asked for that the script does not have (protocol: ``result.asked``)."""
+
+    at: int = Field(description="The script index it would have been (the script's length: after its last entry)")
+    player: str
+    decisions: list[str] = Field(description="The decision kinds the engine asked for")
+
+
 class CaseReply(Frozen):
     type: Literal["result"] = "result"
     id: str
@@ -579,6 +587,12 @@ class CaseReply(Frozen):
         default=None, description="Protocol 2, level `steps`: the events each script entry caused, unordered. "
                                   "Derived from the `trace` when left out at level `trace`")
     error: str | None = Field(default=None, description="The engine could not run the case (not a rules answer)")
+    asked: Asked | None = Field(
+        default=None, description="Any protocol, optional: the engine stopped because it asked for a decision "
+                                  "the script does not have (after its last entry). When the reference plays the "
+                                  "case through, the case fails (the engine decided differently from the rules); "
+                                  "when it also needs that decision, the case's script is short (`error`). The "
+                                  "reply may also carry `error` saying the same, for older harnesses")
 
 
 class LegalityRequest(Frozen):
@@ -657,7 +671,7 @@ class Unchecked(Frozen):
 class Divergence(Frozen):
     """The first place where the engine under test parts from the expectation."""
 
-    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order"]
+    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order", "decision"]
     message: str
     index: int | None = Field(default=None, description="Index of the expected item")
     expected: Any = None

@@ -13,9 +13,11 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import CONTRACT_VERSION, __version__
-from ..errors import CaseFileError, EngineAborted, EngineError, EngineStartError, OracleError, ScriptError
+from ..errors import (CaseFileError, EngineAborted, EngineError, EngineStartError, MissingDecision, OracleError,
+                      ScriptError)
 from ..loader import LoadedCase, Suite, load_catalog
-from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
+from ..model import (Asked, CaseRequest, CaseResult, Divergence, EngineInfo, Hello, LegalityReply, LegalityRequest,
+                     Results)
 from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
@@ -88,6 +90,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
             reply = engine.run_case(request, timeout=timeout)
     except EngineStartError:
         raise
+    except MissingDecision as exc:  # an in-process engine asked for a decision past the script's end
+        asked = Asked(at=exc.at, player=exc.player, decisions=list(exc.kinds))
+        return asked_beyond_script(lc, ruleset, asked, f"script: {exc}", time.perf_counter() - start, base)
     except ScriptError as exc:
         return CaseResult(status="error", error=f"script: {exc}", duration=time.perf_counter() - start, **base)
     except OracleError as exc:
@@ -95,6 +100,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     except Exception as exc:  # an in-process engine's bug costs its case, not the run
         return CaseResult(status="error", error=error_text(exc), duration=time.perf_counter() - start, **base)
     duration = time.perf_counter() - start
+    if reply.asked is not None:
+        return asked_beyond_script(lc, ruleset, reply.asked, reply.error or "", duration, base,
+                                   trace=kept_trace(reply.trace) if keep_trace else {})
     if reply.error:
         return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
                           **(kept_trace(reply.trace) if keep_trace else {}), **base)
@@ -114,6 +122,29 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                       divergence=stored_divergence(verdict.divergence), duration=duration,
                       unchecked=verdict.unchecked,
                       **(kept_trace(reply.trace) if keep_trace else {}), **base)
+
+
+def asked_beyond_script(lc: LoadedCase, ruleset: str, asked: Asked, said: str, duration: float,
+                        base: dict, trace: dict | None = None) -> CaseResult:
+    """The engine asked ``asked.player`` for a decision the script does not have. When the reference plays the
+    case through with the script as written, the rules give no such decision there: the engine decided
+    differently, a ``fail`` with that divergence. When the reference needs a decision there too, the script is
+    short: the case's ``error``."""
+    from .engine import ReferenceEngine
+
+    try:
+        ReferenceEngine().run_case(make_request(lc.case, ruleset, lc.extra))
+    except ScriptError as exc:
+        return CaseResult(status="error", error=trim_text(said or f"script: {exc}"), duration=duration,
+                          **(trace or {}), **base)
+    kinds = " or ".join(f"`{k}`" for k in asked.decisions)
+    where = (f"after the script's last entry (decision {asked.at - 1})" if asked.at >= len(lc.case.script)
+             else f"at decision {asked.at}")
+    message = (f"the engine asked {asked.player} for {kinds} {where}; the rules give no such decision here "
+               f"(the reference plays the case through with the script as written)")
+    divergence = Divergence(what="decision", index=asked.at, expected="no decision", message=message,
+                            actual={"player": asked.player, "decisions": list(asked.decisions)})
+    return CaseResult(status="fail", divergence=divergence, duration=duration, **(trace or {}), **base)
 
 
 def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,
