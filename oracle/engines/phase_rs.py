@@ -57,13 +57,9 @@ from typing import Any
 from ..core.errors import EngineStartError
 from ..errors import OracleError
 from ..model import CaseReply, CaseRequest, Hello
-from . import kit, phase_cards
-from .kit import CannotSetUp
+from . import phase_cards
 
-DISTRIBUTION = "phase-python"
 PHASE_VERSION = "0.103.0"
-"""The release ``tcg-oracle[phase]`` installs (the baselines are for it); the adapter runs on 0.77.0 and later and
-names the release installed (:func:`kit.installed_version`)."""
 INSTALL_HINT = f"pip install 'tcg-oracle[phase]'  (or: pip install 'phase-python=={PHASE_VERSION}')"
 
 ABILITIES = ["flying", "reach", "menace", "haste", "vigilance", "first_strike", "double_strike", "trample",
@@ -164,8 +160,6 @@ def card_database(phase: Any, cards: dict[str, dict[str, Any]]) -> dict[str, Any
     filler = phase_cards.filler()
     out[filler["name"].lower()] = phase.build_oracle_face(filler, filler["identifiers"]["scryfallOracleId"])
     for card in cards.values():
-        if card["name"] == phase_cards.FILLER:
-            continue
         if card.get("back"):
             for i, (f, d) in enumerate(zip(phase_cards.transform_faces(card), (card, card["back"]))):
                 built = dict(phase.build_oracle_face_multi(f, f["identifiers"]["scryfallOracleId"]))
@@ -192,16 +186,15 @@ class _Play:
         self.setup = request.setup
         self.players: list[str] = list(self.setup["players"])
         self.cards_def = request.cards
-        self.board = kit.lay_out(self.setup, kit.MTG_ZONES, filler=phase_cards.FILLER,
-                                 anonymous_zones=ANONYMOUS_ZONES)
-        self.faces = _faces(self.board, self.cards_def)   # case id -> the card (pool entry) phase is given for it
         self.oid: dict[int, str] = {}          # phase object id -> case id
-        self.stack_src: dict[int, tuple[int, str | None, int, bool]] = {}
-        # stack entry id -> (source, ability, controller, targets chosen)
-        self.record = kit.Record()
+        self.stack_src: dict[int, tuple[int, str | None, int]] = {}  # stack entry id -> (source, ability, controller)
+        self.steps: list[dict[str, Any]] = []
+        self.decisions: list[dict[str, Any]] = []
+        self.checkpoints: list[dict[str, Any]] = []
         self.forced: list[tuple[str, Any]] = []  # decisions phase took itself: (kind, value)
         self.winner: str | None = None
         self.seat: dict[str, int] = {}
+        self.why: dict[int, str] = {}            # a refused entry: phase's error text
         self.attackers_declared = False
         self.library_top: dict[int, int] = {}    # seat -> where the next library card of the case goes
 
@@ -212,7 +205,7 @@ class _Play:
             names = sorted(set(t or p for t, p in zip(teams, self.players)))
             if len(self.players) != 4 or len(names) != 2 or any(
                     sum(1 for t in teams if t == n) != 2 for n in names):
-                raise CannotSetUp("phase.rs plays teams only as Two-Headed Giant: two teams of two players")
+                raise _CaseFailure("phase.rs plays teams only as Two-Headed Giant: two teams of two players")
             active_team = self.setup["players"][self.setup["active"]].get("team")
             first = [p for p, t in zip(self.players, teams) if t == active_team]
             second = [p for p, t in zip(self.players, teams) if t != active_team]
@@ -228,17 +221,23 @@ class _Play:
 
     # -- setup ------------------------------------------------------------------------------------
     def start(self) -> None:
-        """A game of phase with the case's board: every card the case places is in its owner's deck (one filler
-        where a player has none: phase starts no game with an empty library), every mulligan kept; the state is
-        then edited in turn 1 (:meth:`_board`) and written at the draw step's priority, so no card is drawn in
-        setup, and the players pass into the step the case starts in."""
         fmt = self._seats()
         by_seat: list[list[str]] = [[] for _ in self.players]
-        for c in self.board.cards():
-            by_seat[self.seat[c.owner]].append(self.faces[c.id]["name"])
-        db = card_database(self.phase, {f["name"]: f for f in self.faces.values()})
+        for p, pdata in self.setup["players"].items():
+            for zone, content in pdata.items():
+                if zone in ("life", "team"):
+                    continue
+                if isinstance(content, int):
+                    if content and zone not in ANONYMOUS_ZONES:
+                        raise _CaseFailure(f"{p}.{zone}: anonymous cards are not placed on phase.rs in {zone}")
+                    by_seat[self.seat[p]].extend([phase_cards.FILLER] * content)   # fillers, named as the case's
+                    continue
+                for cs in content:
+                    owner = cs.get("owner") or p
+                    by_seat[self.seat[owner]].append(cs["card"])
+        db = card_database(self.phase, self.cards_def)
         self.engine = self.phase.Engine.from_json(json.dumps(db))
-        decks = [names or [phase_cards.FILLER] for names in by_seat]
+        decks = [[*names, *[phase_cards.FILLER] * 20] for names in by_seat]
         game = self.engine.new_game(decks[0], decks[1], extra_players=decks[2:] or None, seed=1, format=fmt,
                                     first_player=self.seat[self.setup["active"]])
         while game.waiting_for()["type"] == "MulliganDecision":
@@ -255,9 +254,9 @@ class _Play:
             want = {"main": "PreCombatMain", "combat": "DeclareAttackers", "declare_attackers": "DeclareAttackers",
                     "main2": "PostCombatMain"}.get(start)
             if want is None:
-                raise CannotSetUp(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
+                raise _CaseFailure(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
             self._advance_to(want, -1)
-        self.record.checkpoint(-1, self.project())
+        self.checkpoints.append({"after": -1, "state": self.project()})
 
     def _start_in_combat(self, step: str) -> None:
         """``setup.step``: attackers already declared (``declare_blockers``), or blockers too
@@ -265,7 +264,7 @@ class _Play:
         active player holding priority and the stack empty; the players then pass into the case's step."""
         before = {"declare_blockers": "DeclareAttackers", "combat_damage": "DeclareBlockers"}.get(step)
         if before is None:
-            raise CannotSetUp(f"setup.step {step!r}: the adapter starts a later step in declare_blockers or "
+            raise _CaseFailure(f"setup.step {step!r}: the adapter starts a later step in declare_blockers or "
                               f"combat_damage")
         exported = self.game.state()
         s = exported["state"]
@@ -277,7 +276,7 @@ class _Play:
                     if cs.get("attacking") is not None:      # the card's own fields (oracle/games/mtg/setups.py)
                         t = cs["attacking"]
                         target = ({"type": "Player", "data": self.seat[t]} if t in self.seat else
-                                  {"type": "Battle" if "battle" in self.faces[t].get("types", [])
+                                  {"type": "Battle" if "battle" in self.cards_def[self._card_name(t)].get("types", [])
                                    else "Planeswalker", "data": ids[t]})
                         defender = (self.seat[t] if t in self.seat else
                                     next(a["value"] for a in s["objects"][str(ids[t])].get("chosen_attributes") or []
@@ -315,11 +314,6 @@ class _Play:
             self._pass(-1)
 
     def _board(self, exported: dict[str, Any]) -> dict[str, Any]:
-        """The case's board written into phase's exported state: each card of the layout taken from its owner's
-        library to its zone (:meth:`_place`); a zone the case does not state is empty (the case format; no
-        padding: a player who draws from a library the case leaves empty draws from an empty library); the
-        fillers phase needed to start are taken out of the game's state. The turn is set at the draw step's
-        priority, past its draw."""
         s = exported["state"]
         objs = s["objects"]
         turn = s["turn_number"]
@@ -329,35 +323,40 @@ class _Play:
                 pl["library"].append(i)
                 objs[str(i)]["zone"] = "Library"
         taken: set[int] = set()
-        placed: list[tuple[kit.Placed, dict[str, Any]]] = []
-        for c in self.board.cards():
-            lib = s["players"][self.seat[c.owner]]["library"]
-            name = self.faces[c.id]["name"]
-            i = next((i for i in lib if i not in taken and objs[str(i)]["name"] == name), None)
-            if i is None:
-                raise _CaseFailure(f"card {c.card!r} ({c.id}) not found in phase's library of {c.owner}")
-            taken.add(i)
-            lib.remove(i)
-            o = objs[str(i)]
-            self.oid[i] = c.id
-            placed.append((c, o))
-            self._place(s, c, o, turn)
-        for c, o in placed:
-            if c.spec.get("attached_to"):
-                o["attached_to"] = self._attach_ref(c.spec["attached_to"])
+        placed: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        for p, pdata in self.setup["players"].items():
+            for zone, content in pdata.items():
+                if zone in ("life", "team"):
+                    continue
+                if isinstance(content, int):        # anonymous cards: fillers with the reference's derived ids
+                    content = [{"id": f"{p}.{zone}.{n}", "card": phase_cards.FILLER} for n in range(1, content + 1)]
+                for cs in content:
+                    owner = cs.get("owner") or p
+                    lib = s["players"][self.seat[owner]]["library"]
+                    i = next((i for i in lib if i not in taken and objs[str(i)]["name"] == cs["card"]), None)
+                    if i is None:
+                        raise _CaseFailure(f"card {cs['card']!r} ({cs['id']}) not found in phase's library of {owner}")
+                    taken.add(i)
+                    lib.remove(i)
+                    o = objs[str(i)]
+                    self.oid[i] = cs["id"]
+                    placed.append((cs, o))
+                    self._place(s, p, zone, cs, o, turn)
+        for cs, o in placed:
+            if cs.get("attached_to"):
+                o["attached_to"] = self._attach_ref(cs["attached_to"])
                 if o["attached_to"]["type"] == "Object":
                     host = objs[str(o["attached_to"]["data"])]
                     host.setdefault("attachments", []).append(o["id"])
-        for p in self.players:
+        for p, pdata in self.setup["players"].items():
             player = s["players"][self.seat[p]]
-            player["life"] = self.board.life[p]
-            for i in [i for i in player["library"] if i not in taken]:    # the fillers phase needed to start
-                player["library"].remove(i)
-                del objs[str(i)]
-        active = s["active_player"]
-        s["phase"] = "Draw"
-        s["priority_player"] = active
-        s["waiting_for"] = {"type": "Priority", "data": {"player": active}}
+            player["life"] = pdata["life"] if pdata.get("life") is not None else 20  # PROCEDURE.md's default
+            if "library" in pdata:   # a library the case states is all there is (121.4): the padding is exiled
+                padding = [i for i in player["library"] if i not in taken]
+                player["library"] = [i for i in player["library"] if i in taken]
+                for i in padding:
+                    objs[str(i)]["zone"] = "Exile"
+                s["exile"].extend(padding)
         return exported
 
     def _attach_ref(self, target: str) -> dict[str, Any]:
@@ -368,21 +367,20 @@ class _Play:
             raise _CaseFailure(f"attached_to {target!r} names no card or player of the case")
         return {"type": "Object", "data": i}
 
-    def _place(self, s: dict[str, Any], c: kit.Placed, o: dict[str, Any], turn: int) -> None:
-        cs, zone = c.spec, c.zone
-        seat = self.seat[c.owner]
+    def _place(self, s: dict[str, Any], p: str, zone: str, cs: dict[str, Any], o: dict[str, Any], turn: int) -> None:
         if cs.get("face") == "back":
-            _turn_over(o, c.id)
+            raise _CaseFailure(f"{cs['id']}: a card starting on its back face is not set up on phase.rs")
+        owner = cs.get("owner") or p
+        seat = self.seat[owner]
         if zone == "battlefield":
-            ctrl = self.seat[c.controller]
+            ctrl = self.seat[cs.get("controller") or p]
             o.update(zone="Battlefield", controller=ctrl, base_controller=ctrl, tapped=bool(cs.get("tapped")),
                      summoning_sick=bool(cs.get("entered_this_turn")),
                      entered_battlefield_turn=turn if cs.get("entered_this_turn") else max(turn - 1, 0),
                      timestamp=s["next_timestamp"])
             s["next_timestamp"] += 1
             s["battlefield"].append(o["id"])
-            d = self.faces[c.id]
-            d = d.get("back", d) if cs.get("face") == "back" else d
+            d = self.cards_def.get(cs["card"], {})
             counters = dict(cs.get("counters") or {})
             types = d.get("types", [])
             if "battle" in types:
@@ -390,7 +388,7 @@ class _Play:
                 o["defense"] = counters["defense"]
                 prot = cs.get("protector")
                 if prot is None and not d.get("subtypes"):
-                    prot = c.controller          # 310.8a
+                    prot = cs.get("controller") or p          # 310.8a
                 if prot is not None:
                     o["chosen_attributes"] = [{"type": "Player", "value": self.seat[prot]}]
             if "planeswalker" in types:
@@ -398,6 +396,11 @@ class _Play:
                 o["loyalty"] = counters["loyalty"]
             phase_kind = {v: k for k, v in COUNTER_KINDS.items()}
             o["counters"] = {phase_kind.get(k, k): v for k, v in counters.items()}
+            for stat in ("power", "toughness"):
+                if cs.get(stat) is not None:
+                    raise _CaseFailure(f"{cs['id']}: {stat} {cs[stat]} set by the case cannot be placed on phase.rs "
+                                      f"(Engine.load_game rehydrates every object's printed characteristics from "
+                                      f"its card)")
         elif zone in ("hand", "graveyard", "exile"):
             o["zone"] = zone.capitalize()
             if zone == "exile":
@@ -409,7 +412,7 @@ class _Play:
             s["players"][seat]["library"].insert(top, o["id"])
             self.library_top[seat] = top + 1
         else:
-            raise CannotSetUp(f"{c.id}: zone {zone!r} is not set up on phase.rs")
+            raise _CaseFailure(f"{cs['id']}: zone {zone!r} is not set up on phase.rs")
 
     # -- driving phase ----------------------------------------------------------------------------
     def wf(self) -> dict[str, Any]:
@@ -461,12 +464,15 @@ class _Play:
         """PROCEDURE.md's pass shorthand: while a player has priority and the next entry is not a ``pass`` or
         ``cast`` of that player, that player passes (an implied pass, not a decision). The active player's
         decision in a main phase with an empty stack (``cast`` or ``end_main``) is never implied."""
+        seat = self.seat[entry["player"]]
         later = PAST.get(entry["kind"], ())
         for _ in range(MAX_AUTO):
             if self.wf()["type"] != "Priority" or self.game.phase in later or self.game.phase in TURN_OVER:
                 return
-            if not kit.implies_pass(entry, self.pid(self.game.priority_player()), open_point=self._open_point()):
+            if self._open_point():
                 return      # the script's entry is this decision (or refused in its place)
+            if entry["kind"] in PRIORITY_KINDS and self.game.priority_player() == seat:
+                return
             if self._forced_for(entry) is not None:
                 return
             self._pass(at)
@@ -486,7 +492,8 @@ class _Play:
             if self._open_point():
                 break
             self._pass(at)
-        self.record.refresh(at, self.project())
+        if self.checkpoints and self.checkpoints[-1]["after"] == at:
+            self.checkpoints[-1]["state"] = self.project()
 
     def _forced_for(self, entry: dict[str, Any]) -> int | None:
         return next((i for i, (k, _) in enumerate(self.forced) if k == entry["kind"]), None)
@@ -497,9 +504,10 @@ class _Play:
         if player not in self.seat:
             raise _CaseFailure(f"script[{at}]: {player!r} is not a player of the case")
         self._implied_passes(at, entry)
-        # a checkpoint is the state after its entry and what it caused before the next decision (README): the
-        # implied passes up to this entry included
-        self.record.refresh(at - 1, self.project())
+        if self.checkpoints and self.checkpoints[-1]["after"] == at - 1:
+            # a checkpoint is the state after its entry and what it caused before the next decision (README):
+            # the implied passes up to this entry included
+            self.checkpoints[-1]["state"] = self.project()
         taken = self._taken(entry)
         if taken is not None:
             self._outcome(at, entry, taken)
@@ -507,13 +515,13 @@ class _Play:
         # a refusal changes nothing: decisions applied in parts (a cast and its targets, the damage of several
         # attackers) are undone whole when a later part is refused
         snapshot = self.game.state() if kind in ("cast", "cast_transformed", "assign_combat_damage") else None
-        n_events = len(self.record.events(at))
+        n_events = len(self._step(at))
         try:
             getattr(self, "_do_" + kind)(at, entry)
         except (_Refused, ValueError, RuntimeError) as exc:
             if snapshot is not None:
                 self.game = self.engine.load_game(snapshot)      # a refusal changes nothing
-            del self.record.events(at)[n_events:]
+            del self._step(at)[n_events:]
             self._outcome(at, entry, "refused", why=str(exc))
             return
         self._outcome(at, entry, "accepted")
@@ -553,7 +561,25 @@ class _Play:
         return args == value
 
     def _outcome(self, at: int, entry: dict[str, Any], outcome: str, why: str | None = None) -> None:
-        self.record.outcome(at, entry, outcome, self.project(), why=why)
+        d: dict[str, Any] = {"at": at, "outcome": outcome}
+        self.decisions.append(d)
+        if why:
+            self.why[at] = why
+        ev = ({"kind": "rejected", "args": {"at": at, "player": entry["player"]}} if outcome == "refused" else
+              None if outcome == "not_asked" else
+              {"kind": "decided", "args": {"at": at, "player": entry["player"], "decision": entry["kind"]}})
+        if ev:
+            self._step(at).insert(0, ev)
+        else:
+            self._step(at)
+        self.checkpoints.append({"after": at, "state": self.project()})
+
+    def _step(self, at: int) -> list[dict[str, Any]]:
+        for s in self.steps:
+            if s["after"] == at:
+                return s["events"]
+        self.steps.append({"after": at, "events": []})
+        return self.steps[-1]["events"]
 
     def _require(self, seat: int, want: str) -> None:
         w = self.wf()
@@ -728,23 +754,14 @@ class _Play:
     def _record(self, at: int, action: str, before: dict[int, dict[str, Any]], events: list[dict[str, Any]]) -> None:
         for e in self.game.stack() or []:
             kind = e.get("kind") or {}
-            targeted = bool((((kind.get("data") or {}).get("ability") or {}).get("targets")))
-            trigger = kind.get("type") == "TriggeredAbility"
-            self.stack_src[e["id"]] = (e.get("source_id") if trigger else e["id"],
-                                       _trigger_ability(kind) if trigger else None, e.get("controller"), targeted)
+            if kind.get("type") == "TriggeredAbility":
+                self.stack_src[e["id"]] = (e.get("source_id"), _trigger_ability(kind), e.get("controller"))
         counters = {i: b["counters"] for i, b in before.items()}
-        out = self.record.events(at)
+        out = self._step(at)
         free = any(e["type"] == "EffectResolved" and (e.get("data") or {}).get("kind") == "CastFromZone"
                    for e in events)
-        lives = _lives(events, self.game)
-        done: set[Any] = set()       # the sources whose effect phase reports having run (EffectResolved)
-        for n, e in enumerate(events):
-            d = e.get("data") or {}
-            if e["type"] == "EffectResolved":
-                done.add(d.get("source_id"))
-            elif e["type"] == "ZoneChanged" and d.get("from") == "Stack" and d.get("to") == "Battlefield":
-                done.add(d.get("object_id"))     # a permanent spell resolves into a permanent (608.3)
-            out.extend(self._map(e, counters, free, lives.get(n), done))
+        for e in events:
+            out.extend(self._map(e, counters, free))
             if e["type"] == "GameOver":
                 w = (e.get("data") or {}).get("winner")
                 if isinstance(w, int):
@@ -770,8 +787,7 @@ class _Play:
             return self._card(t.get("data"))
         return None
 
-    def _map(self, e: dict[str, Any], counters: dict[int, dict[str, int]], free: bool, life: int | None,
-             done: set[Any]) -> list[dict[str, Any]]:
+    def _map(self, e: dict[str, Any], counters: dict[int, dict[str, int]], free: bool) -> list[dict[str, Any]]:
         t, d = e["type"], e.get("data") or {}
         ev = []
 
@@ -791,24 +807,18 @@ class _Play:
                 add("cast", card=c, player=self.pid(d["controller"]),
                     face="back" if o.get("transformed") else "front", free=free)
         elif t == "StackResolved":
-            # phase's bookkeeping for anything leaving the stack, resolved or not (game/stack.rs, resolve_top): a
-            # resolution where phase ran the entry's effect (EffectResolved of its source), put the permanent spell
-            # onto the battlefield, or resolved a spell with no target (only a targeted entry can leave without
-            # resolving there); a targeted entry that left with none of these did not resolve (608.2b: all its
-            # targets illegal): the vocabulary's countered ("leaves the stack without resolving")
             i = d.get("object_id")
-            src, ability, ctrl, targeted = self.stack_src.get(i, (i, None, None, False))
-            c = self._card(src)
-            spell = src == i
-            if c and (src in done or i in done or (spell and not targeted)):
-                args: dict[str, Any] = {"card": c}
-                if ctrl is not None:
-                    args["player"] = self.pid(ctrl)
-                if ability:
-                    args["ability"] = ability
-                add("resolved", **args)
-            elif c and targeted:
-                add("countered", card=c)
+            if i in self.stack_src:
+                src, ability, ctrl = self.stack_src[i]
+                c = self._card(src)
+                if c:
+                    args: dict[str, Any] = {"card": c, "player": self.pid(ctrl)}
+                    if ability:
+                        args["ability"] = ability
+                    add("resolved", **args)
+            elif self._card(i):
+                o = self.game.object(i) or {}
+                add("resolved", card=self._card(i), player=self.pid(o.get("controller", 0)))
         elif t == "SpellCountered":
             c = self._card(d.get("object_id"))
             if c:
@@ -818,7 +828,7 @@ class _Play:
             if src and tgt:
                 add("damaged", source=src, target=tgt, amount=d.get("amount"), combat=bool(d.get("is_combat")))
         elif t == "LifeChanged":
-            add("life_changed", player=self.pid(d["player_id"]), amount=d.get("amount"), life=life)
+            add("life_changed", player=self.pid(d["player_id"]), amount=d.get("amount"), life=d.get("new_total"))
         elif t in ("CounterAdded", "CounterRemoved"):
             i = d.get("object_id")
             c = self._card(i)
@@ -865,7 +875,6 @@ class _Play:
 
     # -- the state, projected -----------------------------------------------------------------------
     def project(self) -> dict[str, Any]:
-        """phase's exported state in Magic's ``final`` vocabulary (:func:`kit.mtg_card`)."""
         s = self.game.state()["state"]
         objs = s["objects"]
         combat = s.get("combat") or {}
@@ -873,8 +882,10 @@ class _Play:
         blocking = {int(b): a[0] for b, a in (combat.get("blocker_to_attacker") or {}).items() if a}
         players: dict[str, Any] = {}
         for pl in s["players"]:
-            players[self.pid(pl["id"])] = kit.mtg_player(
-                pl["life"], bool(pl.get("is_eliminated")) or (pl.get("status") or {}).get("type") not in (None, "Active"))
+            p = self.pid(pl["id"])
+            players[p] = {z: [] for z in ("battlefield", "hand", "library", "graveyard", "exile", "stack")}
+            players[p].update(life=pl["life"], lost=bool(pl.get("is_eliminated"))
+                              or (pl.get("status") or {}).get("type") not in (None, "Active"))
         cards: dict[str, Any] = {}
         for i, cid in self.oid.items():
             o = objs.get(str(i))
@@ -885,23 +896,33 @@ class _Play:
             players[holder][zone].append(cid)
             ct = o.get("card_types") or {}
             back = bool(o.get("transformed"))
-            d = self.faces[cid]
+            d = self.cards_def.get(self._card_name(cid), {})
             face_d = d.get("back", d) if back else d
             prot = [a.get("value") for a in o.get("chosen_attributes") or [] if a.get("type") == "Player"]
             att = o.get("attached_to")
-            cards[cid] = kit.mtg_card(
-                zone=zone, owner=self.pid(o["owner"]), controller=self.pid(o["controller"]),
-                face="back" if back else "front",
-                types=[x.lower() for x in ct.get("core_types", [])], subtypes=ct.get("subtypes", []),
-                tapped=bool(o.get("tapped")),
-                defense=(o.get("counters") or {}).get("defense", 0) if zone == "battlefield"
+            cards[cid] = {
+                "zone": zone, "owner": self.pid(o["owner"]), "controller": self.pid(o["controller"]),
+                "face": "back" if back else "front",
+                "types": [x.lower() for x in ct.get("core_types", [])], "subtypes": list(ct.get("subtypes", [])),
+                "tapped": bool(o.get("tapped")),
+                "defense": (o.get("counters") or {}).get("defense", 0) if zone == "battlefield"
                 else face_d.get("defense") or 0,
-                protector=self.pid(prot[0]) if prot and zone == "battlefield" else None,
-                attacking=attacking.get(i), blocking=self._card(blocking.get(i)),
-                attached_to=self._ref(att) if att else None, damage=o.get("damage_marked") or 0,
-                counters={_counter_kind(k): v for k, v in (o.get("counters") or {}).items() if v},
-                power=o.get("power") or 0, toughness=o.get("toughness") or 0)
+                "protector": self.pid(prot[0]) if prot and zone == "battlefield" else None,
+                "attacking": attacking.get(i), "blocking": self._card(blocking.get(i)),
+                "attached_to": self._ref(att) if att else None, "damage": o.get("damage_marked") or 0,
+                "counters": {_counter_kind(k): v for k, v in (o.get("counters") or {}).items() if v},
+                "power": o.get("power") or 0, "toughness": o.get("toughness") or 0,
+            }
         return {"players": players, "cards": cards}
+
+    def _card_name(self, cid: str) -> str | None:
+        for pdata in self.setup["players"].values():
+            for content in pdata.values():
+                if isinstance(content, list):
+                    for cs in content:
+                        if cs.get("id") == cid:
+                            return cs.get("card")
+        return None
 
 
 class _Refused(OracleError):
@@ -914,62 +935,6 @@ COUNTER_KINDS = {"P1P1": "+1/+1", "M1M1": "-1/-1"}
 
 def _counter_kind(kind: Any) -> Any:
     return COUNTER_KINDS.get(kind, kind)
-
-
-def _faces(board: kit.Layout, pool: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Case id -> the card phase is given for it: its card-pool entry; for a card whose setup sets its power,
-    toughness or added abilities, a face written for the case, named ``<card> (<id>)`` (phase's
-    ``Engine.load_game`` rehydrates every object's printed characteristics from its card, so a stat edited in
-    the state would not hold); an anonymous card, the filler."""
-    out: dict[str, dict[str, Any]] = {}
-    for c in board.cards():
-        if c.anonymous:
-            out[c.id] = {"name": phase_cards.FILLER, "types": ["land"], "subtypes": ["Plains"]}
-            continue
-        d = pool.get(c.card)
-        if d is None:
-            raise _CaseFailure(f"{c.id}: card {c.card!r} is not among the request's cards")
-        own = {k: c.spec[k] for k in ("power", "toughness") if c.spec.get(k) is not None}
-        if c.spec.get("abilities"):
-            own["abilities"] = [*d.get("abilities", []), *c.spec["abilities"]]
-        if own:
-            if d.get("back"):
-                raise CannotSetUp(f"{c.id}: a stat or ability set by the case on a double-faced card is not "
-                                  f"written as a face for phase.rs")
-            d = {**d, **own, "name": f"{d['name']} ({c.id})"}
-        out[c.id] = d
-    return out
-
-
-def _turn_over(o: dict[str, Any], cid: str) -> None:
-    """A card set up back face up (712.8d): its two faces swapped in the exported state, as phase's own transform
-    leaves them (``transformed``, the front face kept as the ``back_face`` snapshot); ``Engine.load_game`` then
-    rehydrates each face from its printed reference."""
-    back = o.get("back_face")
-    if not back or not back.get("printed_ref") or not o.get("printed_ref"):
-        raise CannotSetUp(f"{cid}: phase.rs gives its card no back face to set it up on")
-    o["printed_ref"], back["printed_ref"] = back["printed_ref"], o["printed_ref"]
-    o["name"], back["name"] = back["name"], o["name"]
-    back["is_swap_snapshot"] = True
-    o["transformed"] = True
-
-
-def _lives(events: list[dict[str, Any]], game: Any) -> dict[int, int]:
-    """Index of each ``LifeChanged`` event -> the player's life after it, worked back from the life phase's state
-    gives after the action (phase-python 0.103 puts ``new_total`` in the event; 0.77 and 0.83 do not)."""
-    out: dict[int, int] = {}
-    now: dict[int, int] = {}
-    for n in range(len(events) - 1, -1, -1):
-        e = events[n]
-        if e["type"] != "LifeChanged":
-            continue
-        d = e.get("data") or {}
-        p = d["player_id"]
-        if p not in now:
-            now[p] = int(game.player(p)["life"])
-        out[n] = now[p]
-        now[p] -= int(d.get("amount") or 0)
-    return out
 
 
 def _trigger_ability(kind: dict[str, Any]) -> str | None:
@@ -990,8 +955,7 @@ class PhaseRs:
 
     def hello(self) -> Hello:
         fields: dict[str, Any] = {
-            "protocol_version": 2,
-            "engine": {"name": "phase.rs", "version": f"{DISTRIBUTION} {kit.installed_version(DISTRIBUTION)}"},
+            "protocol_version": 2, "engine": {"name": "phase.rs", "version": f"phase-python {PHASE_VERSION}"},
             "games": ["mtg"], "capabilities": [], "abilities": {"mtg": ABILITIES},
             "observation": "steps", "reason_codes": False, "events": {"mtg": EVENTS},
         }
@@ -1002,17 +966,18 @@ class PhaseRs:
 
     def play(self, request: CaseRequest) -> dict[str, Any]:
         """The whole protocol-2 reply as a dict."""
-        """The whole protocol-2 reply as a dict. A case the adapter cannot give phase raises :class:`CannotSetUp`
-        (the runner's ``skip``, with the reason); an adapter that cannot follow the script answers an ``error``."""
         play = _Play(self.phase, request)
         try:
             play.start()
             for at, entry in enumerate(request.script):
                 play.decide(at, entry)
             play.finish()
-        except _CaseFailure as exc:
+        except (_CaseFailure, phase_cards.UnsupportedCard) as exc:
             return {"id": request.id, "error": str(exc)}
-        return play.record.reply(request.id, play.project(), play.winner)
+        final = play.project()
+        return {"id": request.id, "final": final, "winner": play.winner, "decisions": play.decisions,
+                "checkpoints": play.checkpoints, "steps": [s for s in play.steps if s["events"] or s["after"] >= 0],
+                "why": play.why}
 
     def close(self) -> None:
         pass

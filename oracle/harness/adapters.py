@@ -32,7 +32,7 @@ from ..errors import EngineError, EngineSpecError, EngineStartError, ProtocolErr
 from ..model import CaseReply, CaseRequest, Hello, LegalityReply, LegalityRequest
 from . import jsonl
 from ..limits import LINE_MAX_BYTES
-from ..text import trim_text
+from ..text import printable, trim_text
 from .engine import Engine, ReferenceEngine
 
 START_TIMEOUT = 20.0
@@ -537,8 +537,10 @@ def _raised_interrupt() -> EngineError:
 
 
 def _bounded(hello: Hello) -> Hello:
-    """The hello with its engine name and version trimmed (engine text is stored and printed)."""
-    name, version = trim_text(hello.engine.name, 200), trim_text(hello.engine.version, 200)
+    """The hello with its engine name and version trimmed and their control and bidirectional characters
+    escaped (``\\x1b``, ``\\u202e``): engine text is stored, printed, and written into XML and HTML, where
+    ESC or NUL is not well-formed and U+202E reorders what a reader sees."""
+    name, version = (printable(trim_text(hello.engine.name, 200)), printable(trim_text(hello.engine.version, 200)))
     if (name, version) == (hello.engine.name, hello.engine.version):
         return hello
     return hello.model_copy(update={"engine": hello.engine.model_copy(update={"name": name, "version": version})})

@@ -147,7 +147,7 @@ def test_no_pass_is_implied_beyond_the_cases_turn(engine, cases):
     for at, entry in enumerate(play.req.script):
         play.decide(at, entry)
     play.finish()
-    assert [d["outcome"] for d in play.record.decisions][5::3] == ["automatic", "automatic"]
+    assert [d["outcome"] for d in play.decisions][5::3] == ["automatic", "automatic"]
     assert play.game.state()["state"]["turn_number"] == turn and play.game.phase in phase_rs.TURN_OVER
 
 

@@ -4,7 +4,6 @@ without end), and a symlink out of the suite folder is refused unread -- its tex
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 

@@ -4,11 +4,9 @@ and prove are checked before the work, and fuzz never overwrites a saved case.""
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import threading
-from pathlib import Path
 
 import pytest
 
