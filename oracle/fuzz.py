@@ -11,6 +11,7 @@ different seeds on the cores of this machine. Only this command and the generato
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing as mp
 import shlex
 import sys
@@ -68,13 +69,19 @@ def full_case(play: Play, seed: Any, command: str) -> Case:
     return to_case(play, expectations(play.reply), seed=seed, command=command)
 
 
-def verdict(engine: Engine, hello: Hello, case: Case) -> CaseResult:
-    """The generated case on ``engine``, at its declared level (as ``tcg-oracle run`` would)."""
+DEFAULT_TIMEOUT = 10.0
+"""Seconds a generated case may take on the engine (``fuzz --timeout``), as ``run``'s default."""
+
+
+def verdict(engine: Engine, hello: Hello, case: Case, timeout: float | None = DEFAULT_TIMEOUT) -> CaseResult:
+    """The generated case on ``engine``, at its declared level (as ``tcg-oracle run`` would); a hang costs the
+    case (an ``error``) after ``timeout`` seconds."""
     return run_case(engine, LoadedCase(case, "<generated>", 0), case.rulesets[0], hello.engine.name,
-                    keep_trace=False, hello=hello)
+                    timeout=timeout or None, keep_trace=False, hello=hello)
 
 
-def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str) -> Case:
+def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str,
+           timeout: float | None = DEFAULT_TIMEOUT) -> Case:
     """The case with the fewest expectations that passes on the reference and fails on ``engine``: one
     winner, one final field or one moment when one shows it (every refusal stays expected: a refusal a case
     does not expect fails it), else all of them."""
@@ -86,25 +93,24 @@ def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str) ->
     tries.append(expectations(reply))
     for expect in tries:
         case = to_case(play, expect, seed=seed, command=command)
-        if verdict(engine, hello, case).status in BAD and verdict(reference, ref_hello, case).status == "pass":
+        if verdict(engine, hello, case, timeout).status in BAD and verdict(reference, ref_hello, case).status == "pass":
             return case
     return to_case(play, expectations(reply), seed=seed, command=command)
 
 
 def save(case: Case, directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{case.id}.yaml"
+    """The case as a new file in ``directory``: ``<id>.yaml``, or ``<id>-2.yaml`` ... when that name is taken
+    (a case saved by an earlier campaign is never overwritten)."""
+    from .outputs import write_new
+
     data = case.model_dump(mode="json", exclude_unset=True)
     text = (f"# Found by: {case.source.command}\n"  # type: ignore[union-attr]
             + yaml.safe_dump([data], allow_unicode=True, sort_keys=False, width=120))
-    tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_new(directory, case.id, ".yaml", text)
 
 
 def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | None, command: str,
-             seeds: bool = True, tick: Callable[[], None] | None = None,
+             seeds: bool = True, timeout: float | None = DEFAULT_TIMEOUT, tick: Callable[[], None] | None = None,
              on_play: Callable[[Play], None] | None = None) -> FuzzOutcome:
     """One Hypothesis campaign of ``examples`` generated cases on one engine (``seeds``: some boards start
     from golden setups, mutated; ``on_play``: called with every example counted)."""
@@ -135,7 +141,7 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
                 tick()
             if on_play:
                 on_play(play)
-            result = verdict(engine, hello, full_case(play, seed, command))
+            result = verdict(engine, hello, full_case(play, seed, command), timeout)
             if result.status in BAD:
                 failing.append(play)
                 why = result.divergence.message if result.divergence else result.error
@@ -145,7 +151,7 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
             differential()
         except Disagreement as exc:
             stats.seconds = time.perf_counter() - start
-            case = fewest(failing[-1], engine, hello, seed, command)
+            case = fewest(failing[-1], engine, hello, seed, command, timeout)
             path = save(case, save_dir or Path("fuzz-failures"))
             return FuzzOutcome(stats, str(path), str(exc))
         stats.seconds = time.perf_counter() - start
@@ -200,6 +206,15 @@ def main(args: argparse.Namespace) -> int:
     if args.examples < 1 or args.workers < 1:
         print("tcg-oracle: --examples and --workers take 1 or more", file=sys.stderr)
         return EXIT_USAGE
+    if not math.isfinite(args.timeout) or args.timeout < 0:
+        print(f"tcg-oracle: --timeout {args.timeout:g}: give seconds, a finite number 0 or more (0: no timeout)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    from .outputs import unwritable_folder
+
+    if args.save_failures and (why := unwritable_folder(args.save_failures)):  # said before the campaign
+        print(f"tcg-oracle: --save-failures {args.save_failures}: {why}", file=sys.stderr)
+        return EXIT_USAGE
     from .core.errors import EngineStartError
 
     try:
@@ -221,7 +236,7 @@ def main(args: argparse.Namespace) -> int:
     n = args.workers
     shares = [args.examples // n + (1 if i < args.examples % n else 0) for i in range(n)]
     jobs = [(game, args.engine, share, args.seed * 1009 + i if i else args.seed, args.save_failures, command,
-             not args.no_seeds) for i, share in enumerate(shares) if share]
+             not args.no_seeds, args.timeout) for i, share in enumerate(shares) if share]
     show = not args.quiet and sys.stderr.isatty()
     start = time.perf_counter()
     outcomes = _run(jobs, show, args.examples)
