@@ -83,8 +83,12 @@ def test_ctrl_c_in_an_embedded_run_suite_raises_keyboard_interrupt_with_the_part
     suite = load_suite(None, games=["toy"])
     order = [lc.case.id for lc in suite.cases]
     engine = fault_py.case_sigint()  # a py: object called on this thread: the SIGINT raises inside it
-    with pytest.raises(KeyboardInterrupt) as info:
-        run_suite(engine, suite)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own Ctrl-C, whoever runs the test
+    try:
+        with pytest.raises(KeyboardInterrupt) as info:
+            run_suite(engine, suite)
+    finally:
+        signal.signal(signal.SIGINT, old)
     partial = info.value.results
     assert partial.partial is True
     assert [c.id for c in partial.cases] == order[:order.index(FAULT_CASE)]
