@@ -18,8 +18,8 @@ its ``reason`` and ``bug`` (shown by the terminal summary, the pytest plugin's x
 A *regression* is a case whose status is worse than its baseline (pass > skip > fail > error), or a case
 missing from the baseline that fails or errs; a case failing (or erring) as its entry says is an *expected
 failure*. Newly passing cases are listed (record them with ``--update-baseline``). Cases of the baseline
-that were not run (another shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.gate`) and the report's
-regressions view both classify with :func:`classify`.
+that were not run (another shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.gate`)
+and the report's regressions view both classify with :func:`classify`.
 """
 
 from __future__ import annotations
