@@ -170,3 +170,18 @@ def test_concurrent_runs_into_the_same_files(tmp_path):
 
     ET.parse(tmp_path / "j.xml")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["j.xml", "r.html", "r.json"]
+
+
+def test_ctrl_c_in_another_command_stops_it_with_exit_1_and_no_traceback(monkeypatch, capsys):
+    """run_suite raises Ctrl-C on now: `mutants` (which runs it once per mutant) stops at the first one, where
+    it carried on to the next mutant before."""
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("oracle.harness.runner.run_suite", interrupted)
+    code = main(["mutants", "--game", "ijinden", "--properties", "none"])
+    assert code == 1 and calls == [1]
+    assert "tcg-oracle: interrupted" in capsys.readouterr().err
