@@ -569,6 +569,7 @@ class CaseReply(Frozen):
         default=None, description="Protocol 2, level `steps`: the events each script entry caused, unordered. "
                                   "Derived from the `trace` when left out at level `trace`")
     error: str | None = Field(default=None, description="The engine could not run the case (not a rules answer)")
+    skip: str | None = Field(default=None, description="The engine cannot be set up for this case (a card or a setup it has no way to express): the case is `skip` with this reason, not a rules answer")
 
 
 class LegalityRequest(Frozen):

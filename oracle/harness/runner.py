@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import __version__
-from ..errors import CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
+from ..errors import CannotSetUp, CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
 from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
 from ..text import trim_text
@@ -89,6 +89,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
             reply = engine.run_case(request, timeout=timeout)
     except EngineStartError:
         raise
+    except CannotSetUp as exc:  # the engine cannot be given this case: not checkable there, with the reason
+        return CaseResult(status="skip", skip_reason=f"cannot be set up on {engine_name}: {trim_text(str(exc))}",
+                          duration=time.perf_counter() - start, **base)
     except ScriptError as exc:
         return CaseResult(status="error", error=f"script: {exc}", duration=time.perf_counter() - start, **base)
     except OracleError as exc:
@@ -96,6 +99,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     except Exception as exc:  # an in-process engine's bug costs its case, not the run
         return CaseResult(status="error", error=error_text(exc), duration=time.perf_counter() - start, **base)
     duration = time.perf_counter() - start
+    skip = getattr(reply, "skip", None)  # in-process engines may build replies without the field
+    if skip and not reply.error:  # the engine cannot be set up for the case: skip with its reason
+        return CaseResult(status="skip", skip_reason=trim_text(skip), duration=duration, **base)
     if reply.error:
         return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
