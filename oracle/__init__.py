@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 _ERRORS = ("OracleError", "CaseFileError", "InputError", "LimitError", "YamlSyntaxError", "YamlLimitError",
            "BaselineError", "MergeError", "SelectError", "EngineSpecError", "ShardError", "OutputError",
-           "CaseFailure", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "CannotSetUp", "MutantHang", "ProtocolError",
+           "CaseFailure", "CaseFailed", "CaseErred", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "CannotSetUp", "MutantHang", "ProtocolError",
            "EngineStartError", "EngineAborted", "Signal", "Refusal", "Stopped", "OpenPoint", "GameOver", "Unreachable",
            "UnsupportedCard", "Disagreement", "PatchError", "EngineBuildError")
 
