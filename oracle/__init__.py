@@ -23,7 +23,7 @@ reference's hello and in every results file."""
 
 _ERRORS = ("OracleError", "CaseFileError", "InputError", "LimitError", "YamlSyntaxError", "YamlLimitError",
            "BaselineError", "MergeError", "SelectError", "EngineSpecError", "ShardError", "OutputError",
-           "CaseFailure", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "CannotSetUp", "MutantHang", "ProtocolError",
+           "CaseFailure", "CaseFailed", "CaseErred", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "CannotSetUp", "MutantHang", "ProtocolError",
            "EngineStartError", "EngineAborted", "Signal", "Refusal", "Stopped", "OpenPoint", "GameOver", "Unreachable",
            "UnsupportedCard", "Disagreement", "PatchError", "EngineBuildError")
 

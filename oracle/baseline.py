@@ -6,18 +6,20 @@ File (YAML, or JSON when the name ends in ``.json``)::
     engine: my-engine          # the engine the statuses were recorded for (may be left out)
     cases:                     # case id -> expected status (pass | fail | error | skip | not_checkable)
       ijinden.qa.yoshimitsu-attack-plus: pass
-      ijinden.d2.double-loss: fail
-      ijinden.d4.return-then-destroy:   # or a mapping: the status, why, and the engine's bug (WPT style)
+      ijinden.d2.double-pressure-blockers-destroyed-at-once: fail
+      ijinden.resolution.graveyard-card-is-not-being-destroyed:  # or a mapping: status, why, the bug
         status: fail
-        reason: "returns the blocker before destroying it"
+        reason: "treats a card in the graveyard as being destroyed"
         bug: "https://example.org/my-engine/issues/12"
 
 No other shape is read; a file of plain statuses reads as before. An entry's :class:`Expectation` carries
-its ``reason`` and ``bug`` (shown by the terminal summary, the pytest plugin's xfail, JUnit and the report). A *regression* is a case whose status is worse than its baseline
-(pass > skip > fail > error), or a case missing from the baseline that fails or errs. Newly passing cases
-are listed (record them with ``--update-baseline``). Cases of the baseline that were not run (another
-shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.gate`) and the report's
-regressions view both classify with :func:`classify`.
+its ``reason`` and ``bug`` (shown by the terminal summary, the pytest plugin's xfail, JUnit and the report).
+
+A *regression* is a case whose status is worse than its baseline (pass > skip > fail > error), or a case
+missing from the baseline that fails or errs; a case failing (or erring) as its entry says is an *expected
+failure*. Newly passing cases are listed (record them with ``--update-baseline``). Cases of the baseline
+that were not run (another shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.gate`)
+and the report's regressions view both classify with :func:`classify`.
 """
 
 from __future__ import annotations

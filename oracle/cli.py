@@ -190,6 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stoppable(handler, args)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
+    except KeyboardInterrupt:  # a command other than run (mutants, fuzz, bench) stopped by Ctrl-C: no traceback
+        print("tcg-oracle: interrupted", file=sys.stderr)
+        return EXIT_FAIL
 
 
 def _stoppable(handler: Any, args: argparse.Namespace) -> int:

@@ -18,6 +18,8 @@ where (file, line, field; the engine spec; the path)::
     │   └── ShardError                a malformed ``--shard I/N``
     ├── OutputError (OSError)       an output that cannot be written
     ├── CaseFailure                 a case failed as a pytest item (the plugin's report)
+    │   ├── CaseFailed                its status is fail (what a baseline's ``fail`` entry expects)
+    │   └── CaseErred                 its status is error
     ├── ScriptError                 the case's script cannot drive the engine
     │   ├── MissingDecision
     │   └── LeftoverDecisions
@@ -131,6 +133,14 @@ class OutputError(OracleError, OSError):
 
 class CaseFailure(OracleError):
     """A case failed or erred as a pytest item (the plugin); the message is the whole report."""
+
+
+class CaseFailed(CaseFailure):
+    """The case's status is ``fail``: what a baseline's ``fail`` entry expects (the plugin's xfail)."""
+
+
+class CaseErred(CaseFailure):
+    """The case's status is ``error``."""
 
 
 # -- the case's script ---------------------------------------------------------------------------

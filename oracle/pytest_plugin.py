@@ -25,20 +25,12 @@ from typing import Any
 
 import pytest
 
-from .errors import CaseFailure
+from .errors import CaseErred, CaseFailed, CaseFailure
 
 BUILTIN = "builtin"
 _ENGINE_KEY: Any = pytest.StashKey()
 _BASELINE_KEY: Any = pytest.StashKey()
 _SAID_KEY: Any = pytest.StashKey()  # the suite extensions whose errors were reported already
-
-
-class CaseFailed(CaseFailure):
-    """The case's status is ``fail`` (what a baseline's ``fail`` entry expects)."""
-
-
-class CaseErred(CaseFailure):
-    """The case's status is ``error`` (what a baseline's ``error`` entry expects)."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

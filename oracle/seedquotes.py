@@ -12,7 +12,8 @@ from .loader import LoadedCase, _compose, _line_of, load_cards
 
 def seed_quote_errors(cases: list[LoadedCase], seeds: Path) -> tuple[int, list[CaseFileError]]:
     """(how many seed quotes were checked, the located errors of those that are not verbatim): the cases',
-    and the cards' of the built-in pools and of the suites' own pools the cases use."""
+    the cards' of the suites' own pools the cases use, and the built-in pool's when built-in cases are
+    among them."""
     texts: dict[str, str | None] = {}
 
     def text(seed: str) -> str | None:
@@ -36,12 +37,17 @@ def seed_quote_errors(cases: list[LoadedCase], seeds: Path) -> tuple[int, list[C
         why = _why(src.quote, seed, text(seed))
         if why:
             errors.append(CaseFileError(lc.path, why, line=_quote_line(lc), case_id=lc.case.id, field="source.quote"))
+    from .paths import cases_dir
+
+    builtin = cases_dir().resolve()
     pools = {(lc.case.game, lc.extra) for lc in cases}
+    with_builtin = {lc.case.game for lc in cases if builtin in Path(lc.path).resolve().parents}
     seen: set[tuple[str, str]] = set()
     for game, extra in sorted(pools, key=lambda p: (p[0], len(p[1]))):
+        own = set(load_cards(game, None, ())) if game not in with_builtin else set()
         for card in load_cards(game, None, extra).values():
             src = card.source
-            if src is None or src.kind != "seed" or (game, card.name) in seen:
+            if src is None or src.kind != "seed" or (game, card.name) in seen or card.name in own:
                 continue
             seen.add((game, card.name))
             checked += 1

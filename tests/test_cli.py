@@ -177,3 +177,33 @@ def test_the_summary_names_the_level_at_every_level_and_keeps_the_nearest_moment
     line = _short(msg)
     assert line.endswith("; nearest: [{\"tapped\": \"a\"}]") and "more characters cut" in line
     assert _short("plain") == "plain"
+
+
+def test_help_says_what_the_tool_is_the_exit_codes_and_examples(capsys):
+    """`tcg-oracle --help` opened with "The ``tcg-oracle`` command." and listed no exit code."""
+    from oracle.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    description = out.split("\n\n")[1]
+    assert description.startswith("tcg-oracle: a rules test-oracle and conformance suite") and "``" not in out
+    for code, words in (("0", "as expected"), ("1", "failed or erred"), ("2", "bad usage"), ("3", "engine")):
+        assert any(line.strip().startswith(code + " ") and words in line for line in out.splitlines()), code
+    examples = out.split("examples:\n")[1].split("\n\n")[0].splitlines()
+    assert len(examples) == 3 and all(line.strip().startswith("tcg-oracle run") for line in examples)
+
+
+@pytest.mark.parametrize("command, option, words", [
+    ("merge", "--out FILE", "the merged results file"),
+    ("explain", "--engine SPEC", "the engine whose play is narrated"),
+    ("run", "--last-failed", "failed or erred"),
+    ("validate", "--seeds DIR", "verbatim"),
+])
+def test_every_option_has_help(capsys, command, option, words):
+    from oracle.cli import main
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert option in out and words in out

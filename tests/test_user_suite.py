@@ -201,3 +201,74 @@ def test_the_plugin_runs_the_builtin_suite_and_the_users(suite, pytester):
     outcomes = result.parseoutcomes()
     assert result.ret == 0 and outcomes["passed"] > 1 and "failed" not in outcomes
     result.stdout.no_fnmatch_line("*block_counts*")
+
+
+# -- validate: every problem in one run; seed quotes with --seeds; the installed suite beside the user's ---
+
+SEED_CASE = CASE.replace("id: user.lone-attacker", "id: user.seed-quoted").replace(
+    'source: {kind: external, document: my-notes, edition: "1", page: "1", quote: A lone attacker wins}',
+    "source:\n  kind: seed\n  document: battle-article\n  quote: QUOTE")
+
+
+def _seed_suite(suite: Path, tmp_path: Path, quote: str) -> Path:
+    seeds = tmp_path / "seeds"
+    seeds.mkdir(exist_ok=True)
+    from oracle import registry
+
+    (seeds / registry.get("ijinden").seed).write_text("前文。アタックしたイジンは勝つ。後文。", encoding="utf-8")
+    (suite / "ijinden" / "seeded.yaml").write_text(SEED_CASE.replace("QUOTE", quote), encoding="utf-8")
+    return seeds
+
+
+def test_validate_says_a_cases_other_problems_with_its_misspelt_field(suite, capsys):
+    """A misspelt field hid the case's other problems until it was fixed: two rounds of validate."""
+    text = CASE.replace("  winner: alice", "  winnr: alice").replace("card: ユーザー用イジン", "card: 無いカード")
+    (suite / "ijinden" / "lone.yaml").write_text(text, encoding="utf-8")
+    assert main(["validate", str(suite)]) == 2
+    err = capsys.readouterr().err
+    assert "field expect.winnr: unknown field" in err
+    assert "field setup.players.alice.battlefield[0].card: unknown card '無いカード'" in err
+    assert "asserts nothing" not in err  # not a consequence of leaving the misspelt field out
+
+
+def test_validate_checks_seed_quotes_verbatim_with_seeds(suite, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("TCG_ORACLE_SEEDS", raising=False)
+    seeds = _seed_suite(suite, tmp_path, "アタックしたイジンは負ける。")
+    assert main(["validate", str(suite), "--seeds", str(seeds)]) == 2
+    err = capsys.readouterr().err
+    path = suite / "ijinden" / "seeded.yaml"
+    assert f"{path}:8: case user.seed-quoted: field source.quote: the quote is not verbatim in the seed" in err
+    _seed_suite(suite, tmp_path, "アタックしたイジンは勝つ。")
+    assert main(["validate", str(suite), "--seeds", str(seeds)]) == 0
+    assert "seed quotes: 1 checked" in capsys.readouterr().err
+    monkeypatch.setenv("TCG_ORACLE_SEEDS", str(seeds))  # the environment names them as well
+    assert main(["validate", str(suite)]) == 0 and "seed quotes: 1 checked" in capsys.readouterr().err
+
+
+def test_validate_says_once_when_seed_quotes_are_not_checked(suite, tmp_path, capsys, monkeypatch):
+    _seed_suite(suite, tmp_path, "アタックしたイジンは負ける。")
+    monkeypatch.setenv("TCG_ORACLE_SEEDS", str(tmp_path / "nonexistent"))
+    from oracle import paths
+
+    assert paths.seeds_dir() is None
+    assert main(["validate", str(suite)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("seed quotes not checked: no seed texts") == 1
+    assert main(["validate", str(suite), "--seeds", str(tmp_path / "nonexistent")]) == 2
+    assert "--seeds" in capsys.readouterr().err
+
+
+def test_cases_builtin_names_the_installed_suite_beside_the_users(suite, tmp_path, capsys):
+    from oracle import paths
+    from oracle.loader import load_suite as load
+
+    builtin = len(load(None).cases)
+    assert main(["validate", "--cases", "builtin", "--cases", str(suite)]) == 0
+    assert f"{builtin + 1} valid case(s)" in capsys.readouterr().out
+    out = tmp_path / "r.json"
+    code = main(["run", "--cases", "builtin", "--cases", str(suite), "-k", "lone or ijinden.refuse.attacker-sleeping",
+                 "--results", str(out), "--report", "", "--quiet"])
+    ids = sorted(c["id"] for c in json.loads(out.read_text(encoding="utf-8"))["cases"])
+    assert code == 0 and "user.lone-attacker" in ids and "ijinden.refuse.attacker-sleeping" in ids
+    assert main(["explain", "ijinden.refuse.attacker-sleeping", "--cases", "builtin", "--cases", str(suite)]) == 0
+    assert paths.cases_arg("builtin") == paths.cases_dir() and paths.cases_arg("./builtin") == Path("builtin")

@@ -83,8 +83,12 @@ def test_ctrl_c_in_an_embedded_run_suite_raises_keyboard_interrupt_with_the_part
     suite = load_suite(None, games=["toy"])
     order = [lc.case.id for lc in suite.cases]
     engine = fault_py.case_sigint()  # a py: object called on this thread: the SIGINT raises inside it
-    with pytest.raises(KeyboardInterrupt) as info:
-        run_suite(engine, suite)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own Ctrl-C, whoever runs the test
+    try:
+        with pytest.raises(KeyboardInterrupt) as info:
+            run_suite(engine, suite)
+    finally:
+        signal.signal(signal.SIGINT, old)
     partial = info.value.results
     assert partial.partial is True
     assert [c.id for c in partial.cases] == order[:order.index(FAULT_CASE)]
@@ -166,3 +170,18 @@ def test_concurrent_runs_into_the_same_files(tmp_path):
 
     ET.parse(tmp_path / "j.xml")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["j.xml", "r.html", "r.json"]
+
+
+def test_ctrl_c_in_another_command_stops_it_with_exit_1_and_no_traceback(monkeypatch, capsys):
+    """run_suite raises Ctrl-C on now: `mutants` (which runs it once per mutant) stops at the first one, where
+    it carried on to the next mutant before."""
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("oracle.harness.runner.run_suite", interrupted)
+    code = main(["mutants", "--game", "ijinden", "--properties", "none"])
+    assert code == 1 and calls == [1]
+    assert "tcg-oracle: interrupted" in capsys.readouterr().err

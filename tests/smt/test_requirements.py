@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from oracle.smt import brute
 from oracle.smt.block_board import Attack, BlockBoard, BlockCard
 from oracle.smt.enumerate import boards
@@ -30,6 +32,7 @@ def with_requirements(board: BlockBoard):
             yield replace(board, cards=tuple(cards))
 
 
+@pytest.mark.slow  # 63 s at -n 2, 2026-12-02 (every board of up to 3 cards, with each requirement)
 def test_optimize_and_brute_force_agree_on_every_small_board():
     checked = 0
     for board in boards("mtg", 3):
@@ -60,6 +63,7 @@ def test_an_unobeyable_requirement_leaves_every_restriction_legal_declaration():
     assert legal_declarations(board) == [()]
 
 
+@pytest.mark.slow  # 127 s at -n 2, 2026-12-02: the longest test of the suite
 def test_the_engine_agrees_with_optimize_and_brute_force_on_every_small_board():
     """Issue 12 item 3 for 509.1c: on every board of up to 3 cards, with each requirement added, the reference
     engine accepts a block declaration exactly when the Optimize model and the brute force call it legal."""
