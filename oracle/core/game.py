@@ -156,7 +156,7 @@ def run_procedure(
         if opts.checkpoints else None
     return built(CaseReply, {"type": "result", "id": request.id, "trace": entries, "final": final, "winner": winner,
                              "decisions": decisions, "checkpoints": checkpoints, "steps": None, "error": None,
-                             "asked": None})
+                             "asked": None, "skip": None})
 
 
 M = TypeVar("M")
