@@ -70,9 +70,10 @@ def case_request(lc: LoadedCase, ruleset: str, hello: Hello) -> CaseRequest:
 
 def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
              timeout: float | None = None, keep_trace: bool = True, order: int | None = None,
-             hello: Hello | None = None, request: CaseRequest | None = None) -> CaseResult:
+             hello: Hello | None = None, request: CaseRequest | None = None, unshown: bool = False) -> CaseResult:
     """One case on the engine, checked at the engine's observation level (its ``hello``; asked of the
-    engine when not given). ``request``: made already (and maybe sent ahead, :func:`run_suite`)."""
+    engine when not given). ``request``: made already (and maybe sent ahead, :func:`run_suite`);
+    ``unshown``: state fields the engine lacks are not checkable (:func:`compare`)."""
     from ..core.game import observing
 
     case = lc.case
@@ -103,7 +104,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
         return CaseResult(status="error", error=trim_text(broken), duration=duration,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
-    verdict = compare(case, reply, hello, ask)
+    verdict = compare(case, reply, hello, ask, unshown=unshown)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
                       divergence=stored_divergence(verdict.divergence), duration=duration,
                       unchecked=verdict.unchecked,
