@@ -33,6 +33,7 @@ from oracle.portable import Portable
 from . import regressions
 from .board_view import board_view, script_view
 from .coverage import game_coverage, load_catalogs
+from .engines_view import engines_view, view_dict
 from .history import histories
 from .kill import kill_view
 from .runs import split_runs, summary
@@ -264,6 +265,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "diff": diff,
         "has_baseline": diff is not None,
         "histories": histories(runs, games),
+        "engines_view": view_dict(engines_view(runs, games)),
         "n_cases": len(ids),
         "n_results": sum(len(r.cases) for r in runs),
         "blob": blob,
