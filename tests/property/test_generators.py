@@ -61,6 +61,31 @@ def test_boards_keep_to_the_declared_abilities(data):
                 assert used <= allowed, card
 
 
+def _golden_stats(game: str) -> set[tuple[str, str, str]]:
+    """(card id, card name, stat) of every stat a golden setup writes."""
+    return {(c["id"], c["card"], stat) for setup in facts(game).seeds for p in setup["players"].values()
+            for z in p.values() if isinstance(z, list) for c in z for stat in ("power", "toughness") if stat in c}
+
+
+@given(data=st.data())
+def test_a_generated_board_leaves_a_printed_stat_as_printed(data):
+    """A Magic creature's printed power is not overridden (DESIGN: a stat the source does not give is set by
+    the case); a golden setup's own stat may be changed, and a battle's empty one set."""
+    play: Play = data.draw(plays("mtg", None), label="play")
+    pool, golden = facts("mtg").pool, _golden_stats("mtg")
+    for p in play.setup["players"].values():
+        for content in p.values():
+            for card in content if isinstance(content, list) else ():
+                for stat in ("power", "toughness"):
+                    if stat in card and getattr(pool[card["card"]], stat) is not None:
+                        assert (card["id"], card["card"], stat) in golden, card
+
+
+def test_boards_still_set_stats_the_pool_leaves_empty():
+    assert _exists(plays("ijinden"), lambda play: any(
+        "power" in c for p in play.setup["players"].values() for z in p.values() if isinstance(z, list) for c in z))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_scripts_hold_refused_decisions_and_reach_the_end_of_a_battle(game):
     assert _exists(plays(game), lambda p: any(e.kind == "rejected" for e in p.reply.trace))
