@@ -78,6 +78,8 @@ class GameFacts:
     """Each golden case's scenario-testable clauses (its ``rules`` that the catalog marks testable)."""
     seed_rulesets: tuple[tuple[str, ...], ...] = ()
     """Each golden case's rulesets (its board is played under one of them)."""
+    any_time: frozenset[str] = frozenset()
+    """Decisions the rules allow at any time (Magic's concede): never drawn as an illegal entry."""
     stat_kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
     """(stat, card types) of each stat a golden setup sets on a pool card that leaves it empty: the kinds of
     card a generated board sets that stat on (an Ijin's power; never a Magic sorcery's)."""
@@ -190,4 +192,5 @@ def facts(game: str) -> GameFacts:
         seeds=tuple(c.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for c in cases),
         seed_scripts=tuple(tuple(s) for s in explicit), shorthand=shorthand,
         seed_rules=tuple(frozenset(c.rules) & testable for c in cases),
-        seed_rulesets=tuple(tuple(c.rulesets) for c in cases), stat_kinds=frozenset(stat_kinds))
+        seed_rulesets=tuple(tuple(c.rulesets) for c in cases), stat_kinds=frozenset(stat_kinds),
+        any_time=frozenset(k for k, d in voc.decisions.items() if d.any_time))

@@ -113,3 +113,14 @@ def test_the_ci_profile_is_built_on_hypothesis_own(monkeypatch, tmp_path):
     finally:
         settings.register_profile("restored", current)
         settings.load_profile("restored")
+
+
+@settings(max_examples=200, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_decision_the_rules_allow_at_any_time_is_never_drawn_to_be_refused(data):
+    """Magic's concede (104.3a: "at any time"): where a script gives it is the suite's reading (mtg:A-concede),
+    so a generated case never expects it refused -- an engine that accepts it decides as the rules do."""
+    play: Play = data.draw(plays("mtg"), label="play")
+    refused = [d.at for d in play.reply.decisions or [] if d.outcome == "refused"] if play.reply.decisions else \
+        [e.args["at"] for e in play.reply.trace if e.kind == "rejected"]
+    assert all(play.script[at]["kind"] != "concede" for at in refused), play.script
