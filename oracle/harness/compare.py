@@ -777,12 +777,21 @@ def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], t
         for f, want in (fields or {}).items():
             if f not in have and not_shown is not None and not_shown(label, f"cards.{cid}.{f}"):
                 continue
-            if not same(want, have.get(f)):
+            if not _same_field(f, want, have.get(f)):
                 return Divergence(what=what, expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
                                   message=f"{label} cards.{cid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
+
+
+def _same_field(field_: str, want: Any, got: Any) -> bool:
+    """A card field as expected; ``counters``: each kind written has that count, a kind the engine leaves out
+    counting 0 -- ``{defense: 0}`` and ``{}`` are the same state (a permanent has none of that counter, CR
+    122.1), whichever way an engine writes it."""
+    if field_ == "counters" and isinstance(want, dict) and isinstance(got, dict):
+        return all(same(n, got.get(kind, 0)) for kind, n in want.items())
+    return same(want, got)
 
 
 def _is(have: dict[str, Any], f: str) -> str:
