@@ -21,7 +21,9 @@ part it could not check. A case none of whose expectations could be checked is `
   never asked is asked of the engine (capability ``legality``) or is not checkable.
 - ``absent`` (``steps``): none of these events anywhere.
 - ``after`` (``checkpoints``): the state after decision N, projected as ``final``.
-- ``winner`` and ``final`` (``final``).
+- ``winner`` and ``final`` (``final``). A field, card or player the engine's state lacks fails the case ("is
+  missing"), except with ``unshown`` (``tcg-oracle fuzz``): then it is not checkable (needs ``field:NAME``).
+  A card's ``counters`` count a kind the engine leaves out as 0.
 - ``order`` (``trace``, on every case): the procedure's ordering constraints (:mod:`oracle.smt.order`, plain
   Python); a trace that breaks one fails with the clauses it breaks.
 - ``asserted`` coverage: the clauses of the trace entries an expectation matched (trace level only).
