@@ -141,7 +141,7 @@ def test_the_same_seed_prints_the_same_clause_figure(game, tmp_path, capsys):
 
 @pytest.mark.parametrize("factory", ["final_lacking", "steps_lacking"])
 def test_a_field_the_engine_does_not_report_is_not_checkable_not_a_disagreement(factory, tmp_path, capsys):
-    code = main(["fuzz", "--game", "ijinden", "--engine", f"py:level_engines:{factory}", "--examples", "40",
+    code = main(["fuzz", "--game", "ijinden", "--engine", f"py:fuzz_level_engines:{factory}", "--examples", "40",
                  "--seed", "1", "--quiet", "--save-failures", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -153,7 +153,7 @@ def test_a_field_the_engine_does_not_report_is_not_checkable_not_a_disagreement(
 
 
 def test_a_real_disagreement_at_level_steps_is_shrunk_and_replays(tmp_path, capsys):
-    spec = "py:level_engines:disagreeing_steps"
+    spec = "py:fuzz_level_engines:disagreeing_steps"
     code = main(["fuzz", "--game", "ijinden", "--engine", spec, "--examples", "200", "--seed", "1", "--quiet",
                  "--save-failures", str(tmp_path)])
     out = capsys.readouterr().out
@@ -168,7 +168,7 @@ def test_a_real_disagreement_at_level_steps_is_shrunk_and_replays(tmp_path, caps
 
 
 def test_keep_going_saves_one_case_per_kind_of_disagreement(tmp_path, capsys):
-    spec = "py:level_engines:disagreeing_steps"
+    spec = "py:fuzz_level_engines:disagreeing_steps"
     code = main(["fuzz", "--game", "ijinden", "--engine", spec, "--examples", "60", "--seed", "1", "--quiet",
                  "--keep-going", "--save-failures", str(tmp_path)])
     out = capsys.readouterr().out
@@ -183,13 +183,13 @@ def test_keep_going_saves_one_case_per_kind_of_disagreement(tmp_path, capsys):
 
 
 def test_an_example_the_adapter_cannot_run_is_counted_not_a_disagreement(tmp_path, capsys):
-    code = main(["fuzz", "--game", "ijinden", "--engine", "py:level_engines:erring", "--examples", "40", "--seed",
+    code = main(["fuzz", "--game", "ijinden", "--engine", "py:fuzz_level_engines:erring", "--examples", "40", "--seed",
                  "1", "--quiet", "--save-failures", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "DISAGREEMENT" not in out and "CARD: a tapped card cannot be set up" in out
     assert " 0 (adapter or harness error)" not in out
-    code = main(["fuzz", "--game", "ijinden", "--engine", "py:level_engines:always_erring", "--examples", "10",
+    code = main(["fuzz", "--game", "ijinden", "--engine", "py:fuzz_level_engines:always_erring", "--examples", "10",
                  "--seed", "1", "--quiet", "--save-failures", str(tmp_path)])
     assert code == 3, "an engine that runs none of the examples"
 

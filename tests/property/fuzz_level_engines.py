@@ -3,9 +3,9 @@ to level ``final`` or ``steps`` (as ``serve --observation`` sends it), with one 
 left out (an engine that does not report it), and -- ``disagreeing_*`` -- the same engine reading every setup
 card as untapped (:mod:`misreading_engine`): one real disagreement.
 
-    py:level_engines:final_lacking     level final, no ``deck`` / ``library`` field (whichever the game has)
-    py:level_engines:steps_lacking     level steps, the same
-    py:level_engines:disagreeing_steps level steps, the same, and every setup card untapped
+    py:fuzz_level_engines:final_lacking     level final, no ``deck`` / ``library`` field (whichever the game has)
+    py:fuzz_level_engines:steps_lacking     level steps, the same
+    py:fuzz_level_engines:disagreeing_steps level steps, the same, and every setup card untapped
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def disagreeing_steps() -> DisagreeingSteps:
 
 
 class Erring(ReferenceEngine):
-    """An adapter that cannot set up a tapped card (``py:level_engines:erring``): those cases are errors."""
+    """An adapter that cannot set up a tapped card (``py:fuzz_level_engines:erring``): those cases are errors."""
 
     def hello(self) -> Hello:
         return Hello(engine=EngineInfo(name="erring", version="1"), games=self.games)
