@@ -88,18 +88,27 @@ def verdict(engine: Engine, hello: Hello, case: Case) -> CaseResult:
 def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str) -> Case:
     """The case with the fewest expectations that passes on the reference and fails on ``engine``: one
     winner, one final field or one moment when one shows it (every refusal stays expected: a refusal a case
-    does not expect fails it), else all of them."""
+    does not expect fails it); else two moments, the one the whole case fails at and one before it (an
+    engine at level ``steps`` that reports a decision's events in another step: each moment alone is found);
+    else all of them."""
     reference, ref_hello = ReferenceEngine(), ReferenceEngine().hello()
     reply = play.reply
     tries: list[dict[str, Any]] = [expectations(reply, events=None, final=None, winner=True)]
     tries += [expectations(reply, events=None, final=[f], winner=False) for f in final_fields(reply)]
     tries += [expectations(reply, events=[i], final=None, winner=False) for i in range(len(moments_of(reply)))]
-    tries.append(expectations(reply))
     for expect in tries:
         case = to_case(play, expect, seed=seed, command=command)
         if verdict(engine, hello, case).status == "fail" and verdict(reference, ref_hello, case).status == "pass":
             return case
-    return to_case(play, expectations(reply), seed=seed, command=command)
+    whole = to_case(play, expectations(reply), seed=seed, command=command)
+    d = verdict(engine, hello, whole).divergence
+    if d is not None and d.what == "moment" and isinstance(d.index, int):
+        for j in reversed(range(d.index)):
+            case = to_case(play, expectations(reply, events=[j, d.index], final=None, winner=False), seed=seed,
+                           command=command)
+            if verdict(engine, hello, case).status == "fail" and verdict(reference, ref_hello, case).status == "pass":
+                return case
+    return whole
 
 
 def save(case: Case, directory: Path) -> Path:

@@ -96,3 +96,26 @@ def erring() -> Erring:
 
 def always_erring() -> AlwaysErring:
     return AlwaysErring()
+
+
+class StepsEarly(_Level, ReferenceEngine):
+    """Level steps, reporting each decision's events with the decision before it (``py:fuzz_level_engines:
+    steps_early``): every moment is in some step, but not after the decision that caused it."""
+
+    level, name = "steps", "steps-early"
+
+    def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
+        reply = super().run_case(request, timeout)
+        steps = list(reply.steps or [])
+        early = []
+        for i, step in enumerate(steps):  # steps paired: the first of each pair also shows the second's events
+            if i % 2 == 0:
+                later = list(steps[i + 1].events) if i + 1 < len(steps) else []
+                early.append(step.model_copy(update={"events": list(step.events) + later}))
+            else:
+                early.append(step.model_copy(update={"events": []}))
+        return reply.model_copy(update={"steps": early})
+
+
+def steps_early() -> StepsEarly:
+    return StepsEarly()

@@ -212,3 +212,18 @@ def test_a_state_field_the_engine_lacks_fails_a_case_unless_asked_not_to():
                                                                ("final cards.c", "card")}
     wrong = CaseReply(id="t.case", final={"players": {"alice": {"life": 2}}, "cards": {}})
     assert compare(case, wrong, unshown=True).status == "fail", "a field it does report still decides"
+
+
+def test_a_disagreement_only_two_moments_show_is_cut_to_those_two(tmp_path, capsys):
+    """An engine at level steps that reports a decision's events a step early: each moment alone is found in
+    some step, so the cut case keeps the moment that fails and one before it, not the whole trace."""
+    spec = "py:fuzz_level_engines:steps_early"
+    code = main(["fuzz", "--game", "ijinden", "--engine", spec, "--examples", "60", "--seed", "1", "--quiet",
+                 "--save-failures", str(tmp_path)])
+    assert code == 1, capsys.readouterr().out
+    [f] = tmp_path.glob("*.yaml")
+    suite = load_case_file(f)
+    expect = suite.cases[0].case.expect
+    assert len(expect.events) == 2 and not expect.exact and not expect.final and not expect.asserts_winner
+    for engine_spec, status in (("reference", "pass"), (spec, "fail")):
+        assert [r.status for r in run_suite(make_engine(engine_spec), suite).cases] == [status], engine_spec
