@@ -18,9 +18,9 @@ __version__ = "0.1.0"
 
 _ERRORS = ("OracleError", "CaseFileError", "InputError", "LimitError", "YamlSyntaxError", "YamlLimitError",
            "BaselineError", "MergeError", "SelectError", "EngineSpecError", "ShardError", "OutputError",
-           "CaseFailure", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "MutantHang", "ProtocolError",
+           "CaseFailure", "ScriptError", "MissingDecision", "LeftoverDecisions", "EngineError", "CannotSetUp", "MutantHang", "ProtocolError",
            "EngineStartError", "EngineAborted", "Signal", "Refusal", "Stopped", "OpenPoint", "GameOver", "Unreachable",
-           "UnsupportedCard", "Disagreement", "PatchError")
+           "UnsupportedCard", "Disagreement", "PatchError", "EngineBuildError")
 
 _EXPORTS: dict[str, str] = {
     "Engine": "oracle.harness.engine",

@@ -7,8 +7,13 @@ File (YAML, or JSON when the name ends in ``.json``)::
     cases:                     # case id -> expected status (pass | fail | error | skip | not_checkable)
       ijinden.qa.yoshimitsu-attack-plus: pass
       ijinden.d2.double-loss: fail
+      ijinden.d4.return-then-destroy:   # or a mapping: the status, why, and the engine's bug (WPT style)
+        status: fail
+        reason: "returns the blocker before destroying it"
+        bug: "https://example.org/my-engine/issues/12"
 
-No other shape is read. A *regression* is a case whose status is worse than its baseline
+No other shape is read; a file of plain statuses reads as before. An entry's :class:`Expectation` carries
+its ``reason`` and ``bug`` (shown by the terminal summary, the pytest plugin's xfail, JUnit and the report). A *regression* is a case whose status is worse than its baseline
 (pass > skip > fail > error), or a case missing from the baseline that fails or errs. Newly passing cases
 are listed (record them with ``--update-baseline``). Cases of the baseline that were not run (another
 shard, ``-k``) are not regressions. The CI gate (:mod:`oracle.harness.gate`) and the report's
@@ -18,9 +23,11 @@ regressions view both classify with :func:`classify`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Iterator, Mapping, NamedTuple
 
 import yaml
 
@@ -34,14 +41,44 @@ RANK: dict[str, int] = {"pass": 3, "skip": 2, "not_checkable": 2, "fail": 1, "er
 """Statuses from best to worst; a status lower than the baseline's is a regression."""
 BAD = ("fail", "error")
 KEYS = ("schema_version", "engine", "cases")
+ENTRY_KEYS = ("status", "reason", "bug")
 HINT = "write it with --update-baseline"
 
+
+@dataclass(frozen=True)
+class Expectation:
+    """One case's entry: its expected status, and (optional) why and the engine's bug tracking it."""
+
+    status: str
+    reason: str | None = None
+    bug: str | None = None
+
+    def describe(self) -> str:
+        """``expected fail: REASON (BUG)`` -- how an expected status reads in a summary, JUnit, pytest."""
+        why = ": " + self.reason if self.reason else ""
+        return f"expected {self.status}{why}" + (f" ({self.bug})" if self.bug else "")
 
 
 @dataclass(frozen=True)
 class Baseline:
     engine: str | None
-    cases: dict[str, str]
+    cases: dict[str, str]  # case id -> expected status
+    notes: dict[str, Expectation] = field(default_factory=dict)  # the entries written as a mapping
+
+    def expectation(self, case_id: str) -> Expectation | None:
+        """The case's entry (status, reason, bug), ``None`` when the baseline does not list it."""
+        if case_id not in self.cases:
+            return None
+        return self.notes.get(case_id) or Expectation(self.cases[case_id])
+
+    def expectations(self) -> dict[str, Expectation]:
+        """Every entry, in the file's order."""
+        return {cid: self.expectation(cid) for cid in self.cases}  # type: ignore[misc]
+
+    def expected_failure(self, case_id: str, status: str) -> Expectation | None:
+        """The entry when ``status`` (fail or error) is what the baseline expects of the case, else ``None``."""
+        exp = self.expectation(case_id)
+        return exp if exp is not None and status in BAD and exp.status == status else None
 
 
 class StatusChange(NamedTuple):
@@ -58,6 +95,7 @@ class Classification:
     newly_passing: tuple[StatusChange, ...] = ()  # pass now, something else in the baseline
     other_changes: tuple[StatusChange, ...] = ()  # any other difference (e.g. fail -> skip)
     not_run: tuple[str, ...] = ()           # in the baseline, not among the statuses (not regressions)
+    expected: tuple[StatusChange, ...] = ()  # fail or error, as the baseline expects (expected failures)
 
 
 def run_statuses(results: Results) -> dict[str, str]:
@@ -75,6 +113,7 @@ def classify(statuses: Mapping[str, str], baseline: Baseline) -> Classification:
     regressions: list[StatusChange] = []
     newly: list[StatusChange] = []
     other: list[StatusChange] = []
+    expected: list[StatusChange] = []
     for cid, now in statuses.items():
         was = baseline.cases.get(cid)
         if was is None:
@@ -86,8 +125,10 @@ def classify(statuses: Mapping[str, str], baseline: Baseline) -> Classification:
             newly.append(StatusChange(cid, was, now))
         elif now != was:
             other.append(StatusChange(cid, was, now))
+        elif now in BAD:
+            expected.append(StatusChange(cid, was, now))
     not_run = tuple(cid for cid in baseline.cases if cid not in statuses)
-    return Classification(tuple(regressions), tuple(newly), tuple(other), not_run)
+    return Classification(tuple(regressions), tuple(newly), tuple(other), not_run, tuple(expected))
 
 
 # --------------------------------------------------------------------------------------------
@@ -153,24 +194,100 @@ def _validate(data: Any, path: Path, lines: Mapping[str, int]) -> Baseline:
     if not isinstance(cases, dict):
         raise BaselineError(f"baseline {path}: cases must be a mapping of case id to status, "
                             f"got {type(cases).__name__}")
-    for cid, status in cases.items():
+    statuses: dict[str, str] = {}
+    notes: dict[str, Expectation] = {}
+    for cid, entry in cases.items():
         where = f"{path}:{lines[str(cid)]}" if str(cid) in lines else str(path)
         if not isinstance(cid, str):
             raise BaselineError(f"baseline {where}: case id {cid!r} is not a string")
+        if isinstance(entry, dict):
+            notes[cid] = _entry(entry, where, cid)
+            status = notes[cid].status
+        else:
+            status = entry
         if status not in STATUSES:
             raise BaselineError(f"baseline {where}: case {cid}: status {status!r} is not one of "
                                 f"{', '.join(STATUSES)}")
-    return Baseline(engine=engine, cases=dict(cases))
+        statuses[cid] = status
+    return Baseline(engine=engine, cases=statuses, notes=notes)
+
+
+def _entry(entry: dict[Any, Any], where: str, cid: str) -> Expectation:
+    """A case's entry written as a mapping: ``{status: fail, reason: "...", bug: "https://..."}``."""
+    unknown = [str(k) for k in entry if k not in ENTRY_KEYS]
+    if unknown:
+        raise BaselineError(f"baseline {where}: case {cid}: unknown key(s) {', '.join(unknown)}; an entry is a "
+                            f"status or a mapping of {', '.join(ENTRY_KEYS)}")
+    if "status" not in entry:
+        raise BaselineError(f"baseline {where}: case {cid}: the entry has no status")
+    for key in ("reason", "bug"):
+        value = entry.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise BaselineError(f"baseline {where}: case {cid}: {key} must be a non-empty string, got {value!r}")
+    status = entry["status"]
+    return Expectation(status if isinstance(status, str) else repr(status), entry.get("reason"), entry.get("bug"))
 
 
 def dump_baseline(results: Results, path: str | Path, keep: Baseline | None = None) -> Path:
     """Record the statuses of a run (the worst one where a case id repeats) as a baseline file. With
     ``keep`` (the baseline as it was), only the cases the run included are updated: a run of a subset
-    (``-k``, ``--shard``, ``--game``) keeps the others' entries, in their order."""
+    (``-k``, ``--shard``, ``--game``) keeps the others' entries, in their order. An entry's reason and bug
+    are kept while its status stays; a case whose status changed is written as a plain status."""
     path = Path(path)
+    return write_baseline(merged(keep, run_statuses(results), results.engine.name), path)
+
+
+def merged(keep: Baseline | None, statuses: Mapping[str, str], engine: str | None) -> Baseline:
+    """``keep`` with the statuses of a run: its entries updated (notes kept where the status is unchanged),
+    new cases appended."""
     cases = dict(keep.cases) if keep is not None else {}
-    cases.update(run_statuses(results))
-    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": results.engine.name, "cases": cases}
+    notes = dict(keep.notes) if keep is not None else {}
+    for cid, now in statuses.items():
+        if cases.get(cid) != now:
+            notes.pop(cid, None)
+        cases[cid] = now
+    return Baseline(engine=engine, cases=cases, notes=notes)
+
+
+def dropped_notes(keep: Baseline | None, statuses: Mapping[str, str]) -> list[str]:
+    """The cases whose reason or bug an update drops: their status changed."""
+    if keep is None:
+        return []
+    return [cid for cid, now in statuses.items() if cid in keep.notes and keep.cases[cid] != now]
+
+
+def write_baseline(baseline: Baseline, path: str | Path) -> Path:
+    """Write the file (YAML, or JSON for ``.json``): plain statuses, a mapping where an entry has notes."""
+    path = Path(path)
+    cases: dict[str, Any] = {}
+    for cid, status in baseline.cases.items():
+        note = baseline.notes.get(cid)
+        if note is None or (note.reason is None and note.bug is None):
+            cases[cid] = status
+        else:
+            cases[cid] = {k: v for k, v in (("status", status), ("reason", note.reason), ("bug", note.bug))
+                          if v is not None}
+    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "engine": baseline.engine, "cases": cases}
     if path.suffix == ".json":
         return write_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     return write_atomic(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+
+
+@contextmanager
+def locked(path: str | Path) -> Iterator[None]:
+    """An exclusive lock for updating the baseline ``path``, held on its folder (no lock file is left
+    behind): two ``--update-baseline`` runs at once take turns, each merging into what the other wrote.
+    Without ``fcntl`` (Windows) there is no lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    folder = Path(path).resolve().parent
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)

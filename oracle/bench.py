@@ -283,14 +283,39 @@ def measure(quick: bool = False) -> dict[str, Any]:
         figures["protocol"] = round_trips(_requests(views=True), 200 if quick else 2000, 5 if quick else 20)
     figures["linearity"] = linearity((1, 10) if quick else (1, 10, 100))
     figures["render"] = render(2000 if quick else 10000)
-    figures["fuzz"] = fuzz_rates(50 if quick else 300)
-    try:
-        from .smt.bench import figures as smt_figures
-    except ImportError:  # z3 not installed: no solver figures
-        pass
-    else:
-        figures["smt"] = smt_figures(quick)
+    figures.update(optional_figures(quick))
     return figures
+
+
+NEEDS = {"fuzz": ("hypothesis", "fuzz: generated examples/s per game, in process / over serve",
+                  "pip install 'tcg-oracle[fuzz]'"),
+         "smt": ("z3", "z3: legality verdict, model building, block-count enumeration",
+                 "pip install 'tcg-oracle[smt]'")}
+"""The rows that need an optional dependency: figure key -> (module, rows, how to install it)."""
+
+
+def _importable(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+def optional_figures(quick: bool) -> dict[str, Any]:
+    """The fuzz (Hypothesis) and z3 figures, each when its dependency is installed; ``needs``: the rows left
+    out and what to install for them (``pip install -e .`` has neither)."""
+    out: dict[str, Any] = {"needs": {}}
+    for key, (module, rows, install) in NEEDS.items():
+        if not _importable(module):
+            out["needs"][rows] = install
+        elif key == "fuzz":
+            out["fuzz"] = fuzz_rates(50 if quick else 300)
+        else:
+            from .smt.bench import figures as smt_figures
+
+            out["smt"] = smt_figures(quick)
+    return out
 
 
 def _table(fig: dict[str, Any]) -> Any:
@@ -356,6 +381,10 @@ def _table(fig: dict[str, Any]) -> Any:
 
         for measure_, figure in rows(fig["smt"]):
             t.add_row(measure_, figure)
+    from rich.markup import escape
+
+    for rows_, install in (fig.get("needs") or {}).items():  # escaped: rich would read [fuzz] as a style
+        t.add_row(rows_, escape(f"not measured: {install}"))
     return t
 
 
@@ -365,4 +394,6 @@ def main(args: argparse.Namespace) -> int:
     fig = measure(quick=getattr(args, "quick", False))
     Console().print(_table(fig))
     print(f"command: {sys.executable} -m oracle bench" + (" --quick" if fig["quick"] else ""))
+    for rows_, install in (fig.get("needs") or {}).items():
+        print(f"tcg-oracle bench: not measured ({rows_}): {install}", file=sys.stderr)
     return 0

@@ -25,8 +25,32 @@ DEFAULT_RESULTS = "out/results.json"
 DEFAULT_REPORT = "out/report.html"
 
 
+DESCRIPTION = """\
+tcg-oracle: a rules test-oracle and conformance suite for trading-card-game battle rules (Ijinden, Duel
+Masters, Magic: The Gathering battles). Golden cases, each citing its official ruling, are replayed on the
+reference engine or on yours (any language, over a JSON-lines protocol); each disagreement is shown with
+the ruling and the first divergence. Results gate CI on regressions and render as an HTML report."""
+
+EPILOG = """\
+exit codes (every command):
+  0  as expected (with --baseline: no regression)
+  1  a case failed or erred (with --baseline: a regression), or the run was interrupted
+  2  bad usage, invalid case files, an output that cannot be written, or a run that tested nothing
+  3  the engine under test could not be started or broke the protocol
+
+examples:
+  tcg-oracle run                                             # every golden case on the reference engine
+  tcg-oracle run --engine cmd:"./my-engine" --baseline tcg-baseline.yaml --junit out/junit.xml
+  tcg-oracle run --engine py:my_engine:make --cases builtin --cases my-suite/ --lf
+
+'tcg-oracle COMMAND --help' describes each command."""
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tcg-oracle", description=__doc__.split("\n\n")[0])
+    from .paths import cases_arg
+
+    p = argparse.ArgumentParser(prog="tcg-oracle", description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="store_true", help="print the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -34,10 +58,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--engine", default="reference", metavar="SPEC",
                      help="reference (default), py:module:factory, cmd:\"program args\", mutant:NAME")
     run.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")
-    run.add_argument("--cases", action="append", metavar="PATH", type=Path,
-                     help="case files or folders (default: every game's cases)")
+    run.add_argument("--cases", action="append", metavar="PATH", type=cases_arg,
+                     help="case files or folders, 'builtin' for the installed suite (repeatable; default: the "
+                          "installed suite)")
     run.add_argument("-k", metavar="EXPR", help='select by words of id, title, clause: "ijinden and not qa"')
-    run.add_argument("--ruleset", metavar="R", help="run only cases that hold for this edition")
+    run.add_argument("--ruleset", metavar="R", help="run only cases that hold for this edition; `all`: each case "
+                                                    "under each edition it holds for")
     run.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
     run.add_argument("--results", default=DEFAULT_RESULTS, metavar="FILE", help=f"(default {DEFAULT_RESULTS})")
     run.add_argument("--report", default=DEFAULT_REPORT, metavar="FILE",
@@ -45,14 +71,25 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", metavar="FILE", help="also write JUnit XML")
     run.add_argument("--baseline", metavar="FILE", help="expected statuses; exit 1 only on regressions")
     run.add_argument("--update-baseline", action="store_true", help="write the baseline from this run")
+    run.add_argument("--allow-engine-change", action="store_true",
+                     help="let --update-baseline relabel a baseline recorded for another engine (else exit 2)")
     run.add_argument("--timeout", type=float, default=10.0, metavar="S", help="per-case timeout (default 10)")
+    run.add_argument("--last-failed", "--lf", nargs="?", const=DEFAULT_RESULTS, default=None, metavar="RESULTS.json",
+                     dest="last_failed",
+                     help=f"run only the cases that failed or erred in these results (default {DEFAULT_RESULTS})")
+    run.add_argument("--log", metavar="FILE",
+                     help="stream one JSON line per finished case to FILE as it finishes (suite_start, test_end, "
+                          "suite_end), flushed: a killed run leaves what it did")
     run.add_argument("--quiet", action="store_true", help="no summary table")
 
     val = sub.add_parser("validate", help="check case files, catalogs and card pools")
-    val.add_argument("paths", nargs="*", type=Path, metavar="PATH")
-    val.add_argument("--cases", action="append", metavar="PATH", type=Path, default=[],
+    val.add_argument("paths", nargs="*", type=cases_arg, metavar="PATH")
+    val.add_argument("--cases", action="append", metavar="PATH", type=cases_arg, default=[],
                      help="case files or folders (as the PATH arguments; a folder may bring its own "
-                          "<game>/rules.yaml and cards.yaml)")
+                          "<game>/rules.yaml and cards.yaml; 'builtin': the installed suite)")
+    val.add_argument("--seeds", metavar="DIR", type=Path,
+                     help="the seed texts: check every source.kind: seed quote verbatim (default "
+                          "$TCG_ORACLE_SEEDS, else shared/seeds beside a checkout; none: said, not checked)")
 
     sch = sub.add_parser("schema", help="print a JSON Schema")
     sch.add_argument("name", choices=["case", "catalog", "cards", "protocol", "results"])
@@ -69,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
 
     merge = sub.add_parser("merge", help="join results files (shards, or several engines)")
     merge.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
-    merge.add_argument("--out", required=True, type=Path, metavar="FILE")
+    merge.add_argument("--out", required=True, type=Path, metavar="FILE", help="the merged results file to write")
     merge.add_argument("--junit", metavar="FILE", help="also write JUnit XML of the merged results")
     merge.add_argument("--baseline", metavar="FILE",
                        help="gate the merged results: exit 1 only on regressions (the CI fleet's last step)")
@@ -78,16 +115,25 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS.json")
     rep.add_argument("--out", required=True, type=Path, metavar="FILE")
     rep.add_argument("--baseline", metavar="FILE")
-    rep.add_argument("--cases", action="append", metavar="PATH", type=Path,
-                     help="the case folders the results came from, when they bring their own rules.yaml")
+    rep.add_argument("--cases", action="append", metavar="PATH", type=cases_arg,
+                     help="the case folders the results came from, when they bring their own rules.yaml "
+                          "('builtin': the installed suite)")
     rep.add_argument("--proofs", metavar="FILE", type=Path,
                      help="a 'tcg-oracle prove --json' file: the coverage table shows the clauses it proved")
 
+    dif = sub.add_parser("diff", help="what changed between two results files: per case, both verdicts")
+    dif.add_argument("before", type=Path, metavar="A.json")
+    dif.add_argument("after", type=Path, metavar="B.json")
+    dif.add_argument("case_id", nargs="?", metavar="CASE", help="one case in full: expected against actual in both")
+
     exp = sub.add_parser("explain", help="narrate a case's board and trace, clause by clause")
     exp.add_argument("case_id", metavar="CASE_ID")
-    exp.add_argument("--engine", default="reference", metavar="SPEC")
-    exp.add_argument("--cases", action="append", metavar="PATH", type=Path,
-                     help="case files or folders to find the case in (default: every game's cases)")
+    exp.add_argument("--engine", default="reference", metavar="SPEC",
+                     help="the engine whose play is narrated: reference (default), py:module:factory, "
+                          "cmd:\"program args\", mutant:NAME")
+    exp.add_argument("--cases", action="append", metavar="PATH", type=cases_arg,
+                     help="case files or folders to find the case in, 'builtin' for the installed suite "
+                          "(default: every game's cases)")
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
 
@@ -179,6 +225,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.ruleset and (why := _unknown_ruleset(args.ruleset, games or registry.names())):
         return _usage(why)
     suite = load_suite(args.cases, games=games)
+    if args.last_failed:
+        suite, why = _last_failed(suite, Path(args.last_failed))
+        if suite is None:
+            return _usage(why)
+        print(f"tcg-oracle: {why}", file=sys.stderr)
     stop = StopSignals()
     with stop.deferred():  # a signal between the run and the writing is noted, never lost (see _run)
         return _run(args, suite, games, shard, stop)
@@ -194,13 +245,18 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
     seen: list[Any] = []  # every result as it comes: what an interrupt outside the case loop keeps
     engine = None
     results = None
+    command = "tcg-oracle " + shlex.join(args.argv)  # quoted: pasted into a shell it reproduces the run
+    log = _open_log(args, command, len(suite.cases))
     try:
         with stop.run():
             engine = make_engine(args.engine)
-            command = "tcg-oracle " + shlex.join(args.argv)  # quoted: pasted into a shell it reproduces the run
-            with _progress(len(suite.cases), quiet=args.quiet) as advance:
+            total = (sum(len(lc.case.rulesets) for lc in suite.cases) if args.ruleset == "all"  # a result per edition
+                     else len(suite.cases))
+            with _progress(total, quiet=args.quiet) as advance:
                 def on_result(res: Any) -> None:
                     seen.append(res)
+                    if log is not None:
+                        log.test_end(res)
                     if advance:
                         advance(res)
 
@@ -208,22 +264,33 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
                                     timeout=args.timeout, shard=shard, command=command, on_result=on_result)
     except (SelectError, EngineSpecError) as exc:  # bad usage, found once the run starts
         _close(engine, stop)
+        if log is not None:
+            log.close()
         return _usage(str(exc))
     except EngineStartError as exc:
         print(f"tcg-oracle: the engine could not be started: {printable(exc, newlines=True)}", file=sys.stderr)
         _close(engine, stop)
-        _write_outputs(_portable(_aborted(exc, args.engine, seen), args), args)
+        aborted = _portable(_aborted(exc, args.engine, seen), args)
+        if log is not None:
+            log.suite_end(aborted)
+            log.close()
+        _write_outputs(aborted, args)
         print(f"tcg-oracle: partial results (the cases run before it stopped): {args.results}", file=sys.stderr)
         return EXIT_ENGINE
-    except KeyboardInterrupt as exc:  # outside the case loop (the engine starting, the run ending)
+    except KeyboardInterrupt as exc:  # in the case loop (run_suite hands its partial results on) or outside it
+        results = getattr(exc, "results", None)
         if results is None:
             why = f"{exc}" if seen else f"{exc or 'interrupted'} while the engine was starting"
             results = _aborted(KeyboardInterrupt(why), args.engine, seen)
+        print("interrupted: writing partial results", file=sys.stderr)
     # from here on a signal is noted, never raised: the outputs are finished first
     _close(engine, stop)
     if results.partial and results.aborted is None and stop.first:
         results = results.model_copy(update={"aborted": f"interrupted by {stop.first}"})
     results = _portable(results, args)
+    if log is not None:
+        log.suite_end(results)
+        log.close()
     write_failed = _write_outputs(results, args)
     code = _exit_code(results, suite, args)
     if stop.received:
@@ -232,10 +299,47 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
     return EXIT_USAGE if write_failed else code
 
 
+def _open_log(args: argparse.Namespace, command: str, cases: int) -> Any:
+    """``--log FILE``: the structured log, started (``None`` without the option)."""
+    if not args.log:
+        return None
+    from .harness.log import StructuredLog
+
+    baseline = _readable_baseline(args)
+    log = StructuredLog(args.log, expected=dict(baseline.cases) if baseline is not None else None)
+    log.suite_start(command=command, cases=cases)
+    return log
+
+
+def _last_failed(suite: Any, path: Path) -> tuple[Any, str]:
+    """``--last-failed RESULTS``: the suite cut to the cases that failed or erred in those results, and what
+    was chosen; ``(None, why)`` when the file cannot be read or holds no such case."""
+    from .errors import MergeError
+    from .harness.merge import read_results
+    from .loader import Suite
+
+    if not path.is_file():
+        return None, f"--last-failed {path}: no such results file (a run writes it with --results)"
+    try:
+        runs = read_results(path)
+    except MergeError as exc:
+        return None, f"--last-failed: {exc}"
+    failed = {c.id for run in runs for c in run.cases if c.status in ("fail", "error")}
+    if not failed:
+        return None, f"--last-failed {path}: no case failed or erred there: nothing to rerun"
+    kept = [lc for lc in suite.cases if lc.case.id in failed]
+    gone = sorted(failed - {lc.case.id for lc in kept} - {getattr(e, "case_id", None) for e in suite.errors})
+    why = f"--last-failed {path}: rerunning the {len(kept)} case(s) that failed or erred there"
+    if gone:
+        why += f"; {len(gone)} are not in this suite: {', '.join(map(printable, gone[:5]))}" + \
+            (" ..." if len(gone) > 5 else "")
+    return Suite(cases=kept, errors=list(suite.errors)), why
+
+
 def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
     """The summary, then what the run means: interrupted, regressions, failures, nothing tested."""
     if not args.quiet:
-        _print_summary(results, args.results, args.report)
+        _print_summary(results, args.results, args.report, _readable_baseline(args))
     code = EXIT_FAIL if results.partial else EXIT_OK  # an interrupted run is never "as expected"
     if args.update_baseline and results.partial:
         print("tcg-oracle: the run did not finish; the baseline is left as it was", file=sys.stderr)
@@ -243,7 +347,8 @@ def _exit_code(results: Any, suite: Any, args: argparse.Namespace) -> int:
     elif args.baseline or args.update_baseline:
         from .harness.gate import gate
 
-        code = gate(results, args.baseline, update=args.update_baseline)
+        code = gate(results, args.baseline, update=args.update_baseline,
+                    allow_engine_change=args.allow_engine_change)
         if results.partial and code == EXIT_OK:
             code = EXIT_FAIL
     elif results.summary.get("fail") or results.summary.get("error"):
@@ -299,7 +404,7 @@ def _unknown_ruleset(ruleset: str, games: Sequence[str]) -> str | None:
             known += [r.id for r in load_catalog(g).rulesets]
         except (CaseFileError, OSError):
             continue
-    if ruleset in known:
+    if ruleset in known or ruleset == "all":
         return None
     return f"--ruleset {ruleset!r}: unknown ruleset; the rulesets are {', '.join(known)}"
 
@@ -307,7 +412,8 @@ def _unknown_ruleset(ruleset: str, games: Sequence[str]) -> str | None:
 def _unwritable_outputs(args: argparse.Namespace) -> str | None:
     from .outputs import unwritable
 
-    outs = [("--results", args.results), ("--report", args.report), ("--junit", args.junit)]
+    outs = [("--results", args.results), ("--report", args.report), ("--junit", args.junit),
+            ("--log", getattr(args, "log", None))]
     if args.update_baseline:
         outs.append(("--baseline", args.baseline))
     for flag, path in outs:
@@ -384,7 +490,7 @@ def _write_outputs(results, args: argparse.Namespace) -> bool:
     def junit() -> None:
         from .harness.junit import write_junit
 
-        write_junit(results, Path(args.junit))
+        write_junit(results, Path(args.junit), baseline=_readable_baseline(args))
 
     writers = [("--results", args.results, lambda: _write_json(Path(args.results),
                                                                 results.model_dump(mode="json", exclude_none=True))),
@@ -400,17 +506,40 @@ def _write_outputs(results, args: argparse.Namespace) -> bool:
     return failed
 
 
-def _print_summary(results, results_path: str, report_path: str) -> None:
+def _readable_baseline(args: argparse.Namespace) -> Any:
+    """The run's ``--baseline`` as it reads now, for showing expected failures; ``None`` when there is none
+    or it cannot be read (the gate says why)."""
+    if not getattr(args, "baseline", None) or not Path(args.baseline).is_file():
+        return None
+    from .baseline import load_baseline
+    from .errors import BaselineError
+
+    try:
+        return load_baseline(args.baseline)
+    except BaselineError:
+        return None
+
+
+def _print_summary(results, results_path: str, report_path: str, baseline: Any = None) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    from .model import STATUSES
+    from .headline import headline
+    from .model import STATUSES, Results
 
+    from .editions import combined, not_held
+
+    cases = combined(results.cases)  # one result per case, over the editions it was played under
     per_game: dict[str, dict[str, int]] = {}
-    for c in results.cases:
+    for c in cases:
         row = per_game.setdefault(c.game, dict.fromkeys(STATUSES, 0))
         row[c.status] += 1
+    per_edition: dict[str, dict[str, dict[str, int]]] = {}
+    for c in results.cases:
+        if c.ruleset and not not_held(c):
+            row = per_edition.setdefault(c.game, {}).setdefault(c.ruleset, dict.fromkeys(STATUSES, 0))
+            row[c.status] += 1
     from rich.markup import escape
 
     engine = escape(printable(trim_text(f"{results.engine.name} {results.engine.version}", 200)))
@@ -419,20 +548,84 @@ def _print_summary(results, results_path: str, report_path: str) -> None:
                         + (f" · level {level}" if level else "")
                         + (" · PARTIAL" if results.partial else ""))
     shown = [s for s in STATUSES if s != "not_checkable" or results.summary.get(s)]
-    for col in ("game", *shown, "total"):
+    for col in ("game", *shown, "total", "pass of run"):
         table.add_column(col.replace("_", " "), justify="left" if col == "game" else "right")
     for game, row in sorted(per_game.items()):
-        table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())))
-    s = results.summary
-    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(results.cases)), style="bold")
+        editions = per_edition.get(game, {})
+        if len(editions) > 1:  # each edition, then the game's cases over them
+            for ed, erow in editions.items():
+                others = sum(row.values()) - sum(erow.values())  # cases that hold only for other editions
+                table.add_row(f"{game} · {ed}" + (f" ({others} not in it)" if others else ""),
+                              *(str(erow[s]) for s in shown), str(sum(erow.values())), _pass_of_run(erow), style="dim")
+            game = f"{game} (over {len(editions)} editions)"
+        table.add_row(game, *(str(row[s]) for s in shown), str(sum(row.values())), _pass_of_run(row))
+    s = Results.count(cases)
+    table.add_row("all", *(str(s.get(k, 0)) for k in shown), str(len(cases)), _pass_of_run(s), style="bold")
     console = Console(stderr=False)
     console.print(table)
+    console.print(f"pass: {headline(s).text()}", highlight=False)
+    coverage = _coverage_line(results)
+    if coverage:
+        console.print(coverage, highlight=False)
     for c in results.cases:
         if c.status in ("fail", "error"):
             why = c.divergence.message if c.divergence else (c.error or "")
-            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}: {printable(_short(why))}"),
+            where = f" [{c.ruleset}]" if results.ruleset == "all" and c.ruleset else ""
+            exp = baseline.expected_failure(c.id, c.status) if baseline is not None else None
+            if exp is not None:  # as the baseline expects: said as such, with its reason, not in red
+                console.print(Text(f"expected {c.status}", style="yellow")
+                              + Text(f" {printable(c.id)}{where}: {printable(trim_text(exp.describe(), 400))}"),
+                              highlight=False)
+                continue
+            console.print(Text(c.status, style="red") + Text(f" {printable(c.id)}{where}: {printable(_short(why))}"),
                           highlight=False)
     console.print(f"results: {results_path}" + (f"   report: {report_path}" if report_path else ""))
+
+
+def _coverage_line(results: Any) -> str | None:
+    """Asserted clause coverage per game, over every edition the run (or runs: a list) played, from a trace
+    tagged with clauses (the reference engine's); ``None`` when the results carry no asserted clauses."""
+    many = list(results) if isinstance(results, (list, tuple)) else [results]
+    if not any(c.asserted for r in many for c in r.cases):
+        return None
+    from .reports.coverage import game_coverage, load_catalogs
+    from .reports.runs import split_runs
+
+    runs = split_runs(many)
+    games = sorted({c.game for r in many for c in r.cases})
+    parts, short = [], False
+    for g, (cat, _err) in load_catalogs(games).items():
+        cov = game_coverage(g, cat, None, runs)
+        if cov.available and cat is not None:
+            parts.append(f"{g} {cov.covered}/{len(cov.testable)}"
+                         + (f" over {len(cov.editions)} editions" if len(cov.editions) > 1 else ""))
+            short = short or (cov.covered < len(cov.testable) and len(cat.rulesets) > len(cov.editions or [1]))
+    if not parts:
+        return None
+    played_all = any(r.ruleset == "all" for r in many)
+    hint = ("; some editions' cases were not all played: `tcg-oracle run --ruleset all` plays each case under "
+            "every edition it holds for" if not played_all and (short or _one_edition_each(many)) else "")
+    return "coverage (scenario-testable clauses asserted): " + " · ".join(parts) + hint
+
+
+def _one_edition_each(many: Any) -> bool:
+    """Each case played under one edition only, while some case holds for more (seen in its dumped case)."""
+    eds: dict[str, set[str]] = {}
+    holds = False
+    for r in many:
+        for c in r.cases:
+            if c.ruleset:
+                eds.setdefault(c.id, set()).add(c.ruleset)
+            holds = holds or len((c.case or {}).get("rulesets") or []) > 1
+    return holds and all(len(v) == 1 for v in eds.values())
+
+
+def _pass_of_run(counts: Any) -> str:
+    """``37/38`` (the cases run: neither skipped nor not checkable), with the rate."""
+    from .headline import headline, pct
+
+    h = headline(counts)
+    return f"{h.passed}/{h.run}" + (f" {pct(h.rate)}" if h.rate is not None else "")
 
 
 def _short(message: str) -> str:
@@ -462,10 +655,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     loader_(g)
                 except CaseFileError as exc:
                     errors.append(str(exc))
+    if args.seeds is not None and not args.seeds.is_dir():
+        return _usage(f"--seeds {args.seeds}: not a folder (give the folder of the seed texts)")
     suite = load_suite([*args.paths, *args.cases] or None)
     errors.extend(str(e) for e in suite.errors)
+    notice = None
+    if any(lc.case.source.kind == "seed" for lc in suite.cases):
+        from . import paths
+        from .seedquotes import seed_quote_errors
+
+        seeds = args.seeds or paths.seeds_dir()
+        if seeds is None:
+            notice = ("seed quotes not checked: no seed texts (give --seeds DIR or set TCG_ORACLE_SEEDS; "
+                      "shared/seeds beside a checkout is found by itself)")
+        else:
+            checked, bad = seed_quote_errors(suite.cases, seeds)
+            errors.extend(str(e) for e in bad)
+            notice = f"seed quotes: {checked} checked against {seeds}, {len(bad)} problem(s)"
     for e in errors:
         print(printable(e), file=sys.stderr)
+    if notice:
+        print(f"tcg-oracle: {printable(notice)}", file=sys.stderr)
     print(f"{len(suite.cases)} valid case(s), {len(errors)} error(s)")
     return EXIT_USAGE if errors else EXIT_OK
 
@@ -514,6 +724,7 @@ _COMMANDS = {
     "merge": _lazy(".harness.merge"),
     "report": _lazy(".reports.cli"),
     "explain": _lazy(".explain"),
+    "diff": _lazy(".reports.diff"),
     "bench": _lazy(".bench"),
     "fuzz": lambda args: _needs_hypothesis(args),
     "prove": _lazy(".smt.cli"),

@@ -21,6 +21,7 @@ where (file, line, field; the engine spec; the path)::
     ├── ScriptError                 the case's script cannot drive the engine
     │   ├── MissingDecision
     │   └── LeftoverDecisions
+    ├── CannotSetUp                 the engine under test cannot be given this case's board or decision (skip)
     ├── EngineError                 the engine under test broke (costs one case)
     │   ├── ProtocolError             it answered something that is not a valid reply
     │   └── EngineStartError          it could not start or failed its handshake (exit 3)
@@ -157,6 +158,12 @@ class LeftoverDecisions(ScriptError):
 
 # -- the engine under test -----------------------------------------------------------------------
 
+class CannotSetUp(OracleError):
+    """An in-process adapter cannot give its engine this case: a board it has no way to place (a zone the engine
+    lacks), or a decision it has no action for. Not a rules answer and not a breakage: the runner reports the case
+    as ``skip`` with this message as the reason (``oracle.engines.kit``)."""
+
+
 class EngineError(OracleError):
     """The engine under test broke: could not start, broke the protocol, crashed or hung."""
 
@@ -224,9 +231,10 @@ class Unreachable(Signal):
 # -- engines under test and fuzzing ----------------------------------------------------------------------
 
 
-class UnsupportedCard(OracleError):
+class UnsupportedCard(CannotSetUp):
     """A card-pool entry the phase.rs adapter cannot give phase.rs: an ability with no Oracle wording there,
-    or a text phase.rs does not parse to the intended effect (its cases are skipped, never failed)."""
+    or a text phase.rs does not parse to the intended effect (a :class:`CannotSetUp`: its cases are skipped,
+    never failed)."""
 
 
 class Disagreement(OracleError, AssertionError):
@@ -236,3 +244,8 @@ class Disagreement(OracleError, AssertionError):
 
 class PatchError(InputError):
     """A mutant names a patch point the game does not have (renamed or removed)."""
+
+
+class EngineBuildError(OracleError):
+    """Building an engine under test from a source tree failed: a missing toolchain, source tree or dependency,
+    or a failed build step; the message says what to install or pass (``python -m oracle.engines.shobu build``)."""

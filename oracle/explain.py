@@ -229,6 +229,7 @@ def parting(console: Console, ref, res, catalog, engine: str) -> None:
                       + (", the state after each decision" if level in ("checkpoints", "steps") else "")
                       + (", the events of each decision" if level == "steps" else "")
                       + ", the final state and the winner).[/dim]")
+        decision_table(console, res, engine)
         return
     a, b = moments(ref.trace or []), moments(res.trace or [])
     for j in range(max(len(a), len(b))):
@@ -256,6 +257,26 @@ def parting(console: Console, ref, res, catalog, engine: str) -> None:
                 console.print("  [dim]The case does not assert this moment; the engine may still pass.[/dim]")
         return
     console.print(f"[green]{escape(engine)}'s trace is the reference trace, moment for moment.[/green]")
+
+
+def decision_table(console: Console, res, engine: str) -> None:
+    """Each decision of the script: what the case expects and what the engine reported (its ``decisions``)."""
+    from .reports.decisions import decision_rows
+
+    if getattr(res, "decisions", None) is None:
+        return
+    table = Table(title=f"Decisions · what the case expects and what {escape(engine)} reported", title_justify="left")
+    for col in ("decision", "who", "what", "expected", escape(engine)):
+        table.add_column(col)
+    for row in decision_rows(res.case, res.decisions):
+        mark = "[red]✗ " if row.differs else ""
+        table.add_row(str(row.at), escape(row.player), escape(row.what), escape(row.expected),
+                      mark + escape(row.engine) + ("[/red]" if row.differs else ""))
+    console.print(table)
+    if res.case and (res.case.get("expect") or {}).get("events"):
+        console.print(f"[dim]The case's expected events are not checkable at level {escape(res.level or '?')}"
+                      + (" as moments: each is checked as events of one step, steps in order"
+                         if res.level == "steps" else ": the engine reports no events") + ".[/dim]")
 
 
 def verdict(console: Console, res, who: str) -> None:

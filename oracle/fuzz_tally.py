@@ -75,8 +75,10 @@ def signature(case: Case, result: CaseResult) -> str:
 
 
 def error_key(result: CaseResult) -> str:
-    """An error's first line, without the example's ids where the adapters' messages start with one."""
-    text = (result.error or "?").splitlines()[0]
+    """An error's (or skip's) first line, without the example's ids where the adapters' messages start with
+    one."""
+    text = (result.error or result.skip_reason or "?").splitlines()[0]
+    text = re.sub(r"^cannot be set up on [^:]+: ", "", text)
     return re.sub(r"^[\w.-]+: ", "CARD: ", text)[:200]
 
 
@@ -88,6 +90,7 @@ class Tally:
     unchecked: Counter = field(default_factory=Counter)
     """unchecked_key -> the examples with at least one such expectation."""
     errors: Counter = field(default_factory=Counter)
+    """``skip: REASON`` / ``error: MESSAGE`` -> the examples not run so."""
     disagreements: Counter = field(default_factory=Counter)
     """signature -> the examples that disagree that way."""
 
@@ -95,8 +98,8 @@ class Tally:
         """Count one example's result; its disagreement's signature when it is a ``fail``."""
         self.statuses[result.status] += 1
         self.unchecked.update({unchecked_key(u) for u in result.unchecked})
-        if result.status == "error":
-            self.errors[error_key(result)] += 1
+        if result.status in ("error", "skip"):
+            self.errors[f"{result.status}: {error_key(result)}"] += 1
         if result.status != "fail":
             return None
         sig = signature(case, result)
@@ -112,7 +115,8 @@ class Tally:
         """The summary's lines after the campaign's figure line."""
         s = self.statuses
         out = [f"  examples: {s['pass']} agree, {s['fail']} disagree, {s['not_checkable']} not checkable, "
-               f"{s['error']} not run (adapter or harness error)"]
+               f"{s['skip'] + s['error']} not run ({s['skip']} cannot be set up on the engine, {s['error']} adapter or "
+               f"harness error)"]
         if self.unchecked:
             out.append(f"  not checkable at the engine's level (examples; {len(self.unchecked)} kinds):")
             out += [f"    {n:>6}  {k}" for k, n in self.unchecked.most_common(top)]

@@ -294,6 +294,7 @@ def load_case_file(path: Path, *, root: Path | None = None, extras: dict[str, Ex
             case = Case.model_validate(raw)
         except ValidationError as exc:
             suite.errors.extend(_validation_errors(exc, spath, n, case_id))
+            suite.errors.extend(_past_unknown_fields(raw, exc, spath, n, root, extras))
             continue
         extra = (extras or {}).get(case.game, ())
         problems = check_case(case, root=root, extra=extra)
@@ -305,6 +306,35 @@ def load_case_file(path: Path, *, root: Path | None = None, extras: dict[str, Ex
             continue
         suite.cases.append(LoadedCase(case, spath, line, extra))
     return suite
+
+
+def _past_unknown_fields(raw: dict[str, Any], exc: ValidationError, path: str, node: yaml.Node | None,
+                         root: Path | None, extras: dict[str, Extra] | None) -> list[CaseFileError]:
+    """When a case's only schema errors are unknown fields (misspelt), the case without them is checked
+    too, so that ``validate`` says its other problems in the same run (not after the spelling is fixed)."""
+    import copy
+
+    errors = exc.errors()
+    if any(e["type"] != "extra_forbidden" for e in errors):
+        return []
+    pruned = copy.deepcopy(raw)
+    dropped = [_clean_loc(tuple(e["loc"])) for e in errors]
+    for loc in dropped:
+        *parents, last = loc
+        at: Any = pruned
+        try:
+            for part in parents:
+                at = at[part]
+            del at[last]
+        except (KeyError, IndexError, TypeError):
+            return []  # a location that does not follow the file (a short form): only the schema errors
+    try:
+        case = Case.model_validate(pruned)
+    except ValidationError:
+        return []
+    return [CaseFileError(path, msg, line=_line_of(node, loc), case_id=case.id, field=_field(loc))
+            for loc, msg in check_case(case, root=root, extra=(extras or {}).get(case.game, ()))
+            if not any(d[:len(loc)] == tuple(loc) for d in dropped)]  # not the mapping that lost the field
 
 
 def case_files(paths_: Iterable[Path]) -> list[Path]:

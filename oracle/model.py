@@ -569,6 +569,7 @@ class CaseReply(Frozen):
         default=None, description="Protocol 2, level `steps`: the events each script entry caused, unordered. "
                                   "Derived from the `trace` when left out at level `trace`")
     error: str | None = Field(default=None, description="The engine could not run the case (not a rules answer)")
+    skip: str | None = Field(default=None, description="The engine cannot be set up for this case (a card or a setup it has no way to express): the case is `skip` with this reason, not a rules answer")
 
 
 class LegalityRequest(Frozen):
@@ -679,12 +680,37 @@ class CaseResult(Frozen):
     case: dict[str, Any] | None = Field(default=None, description="The case as loaded, for reports")
     order: int | None = Field(default=None, description="Position of the case in the run's selection before "
                                                         "sharding; merge sorts by it")
+    decisions: list[DecisionOutcome] | None = Field(
+        default=None, description="An engine below level `trace`: its outcome of each script entry, as it reported "
+                                  "them (at level `trace` the trace holds them)")
+    holds_for: list[str] | None = Field(
+        default=None, description="On a case skipped because it does not hold for the run's `ruleset`: the editions "
+                                  "it holds for. `merge` drops such a skip when the case was played under another "
+                                  "edition (one case, with its per-edition results)")
+
+
+ALL_RULESETS = "all"
+"""``--ruleset all``: each case under each edition it holds for (a result per case and edition)."""
+
+
+class RunPart(Frozen):
+    """One run a merged results file joins (an engine, or an engine under one edition): what the report needs
+    to show it and reproduce it."""
+
+    engine: EngineInfo
+    ruleset: str | None = None
+    suite_version: str
+    command: str | None = None
+    started: str
+    finished: str | None = None
+    partial: bool = False
 
 
 class Results(Frozen):
     schema_version: Literal[1] = SCHEMA_VERSION
     engine: EngineInfo
-    ruleset: str | None = None
+    ruleset: str | None = Field(default=None, description="The run's `--ruleset` (`all`: each case under each "
+                                                          "edition it holds for; each case result names its own)")
     suite_version: str
     started: str
     finished: str | None = None
@@ -693,6 +719,9 @@ class Results(Frozen):
     command: str | None = None
     cases: list[CaseResult] = Field(default_factory=list)
     summary: dict[str, int] = Field(default_factory=dict)
+    parts: list[RunPart] = Field(
+        default_factory=list, description="A merge of several engines or editions: each run joined, with its own "
+                                          "engine version, edition and command (empty for one run or its shards)")
 
     @staticmethod
     def count(cases: list[CaseResult]) -> dict[str, int]:

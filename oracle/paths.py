@@ -19,6 +19,15 @@ def cases_dir() -> Path:
     return _mapped("cases")
 
 
+BUILTIN = "builtin"
+"""``--cases builtin``: the installed suite (``./builtin`` names a folder of that name)."""
+
+
+def cases_arg(text: str) -> Path:
+    """A ``--cases`` argument: ``builtin`` is the installed suite (:func:`cases_dir`), anything else a path."""
+    return cases_dir() if text == BUILTIN else Path(text)
+
+
 def seeds_dir() -> Path | None:
     """The seed texts the tests quote-check against: ``$TCG_ORACLE_SEEDS``, else ``shared/seeds`` beside
     the checkout, when there is one."""

@@ -215,6 +215,11 @@ def portable(results: Results, cases: Iterable[str | PurePath] | None = None, cw
 
 def without_shard(command: str | None) -> str | None:
     """A shard's recorded command without its ``--shard I/N``: the whole run's command."""
+    return without_option(command, SHARD_OPTION)
+
+
+def without_option(command: str | None, option: str) -> str | None:
+    """A recorded command without one option and its value (``--shard 1/2``, ``--ruleset=R``)."""
     if not command:
         return command
     try:
@@ -226,8 +231,8 @@ def without_shard(command: str | None) -> str | None:
     for tok in argv:
         if skip:
             skip = False
-        elif tok == SHARD_OPTION:
+        elif tok == option:
             skip = True
-        elif not tok.startswith(SHARD_OPTION + "="):
+        elif not tok.startswith(option + "="):
             out.append(tok)
     return shlex.join(out)

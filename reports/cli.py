@@ -83,4 +83,9 @@ def main(args: argparse.Namespace) -> int:
     print(f"report: {out} ({n} results from {len(results)} file(s)"
           + (f", kill matrix of {sum(len(m['mutants']) for m in matrices)} mutants" if matrices else "")
           + f", {out.stat().st_size / 1e6:.2f} MB)")
+    from oracle.cli import _coverage_line
+
+    line = _coverage_line(results)
+    if line:
+        print(line)
     return EXIT_OK

@@ -2,7 +2,9 @@
 
 DESIGN.md: both measures come from the reference engine's trace; only *asserted* coverage counts a
 clause as covered; a clause marked not scenario-testable is reported as such, never as covered. When no
-run is of the reference engine, the runs given are used and the report says so.
+run is of the reference engine, the runs given are used when their results carry asserted clauses (an engine
+that tags its trace with clauses) and the report says so; when none does, coverage is not available in that
+report (said as such: "0 % covered, every clause uncovered" would be false).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class ClauseRow:
     testable: bool
     reason: str | None
     in_catalog: bool
+    measured: bool = True
+    """False: no run of the report carries asserted clauses, so coverage is not available (state ``unmeasured``)."""
     cited: int = 0
     executed: int = 0
     asserted: int = 0
@@ -44,6 +48,8 @@ class ClauseRow:
             return "unknown"
         if not self.testable:
             return "untestable"
+        if not self.measured:
+            return "unmeasured"
         if self.asserted:
             return "covered"
         return "executed" if self.executed else "uncovered"
@@ -56,6 +62,10 @@ class GameCoverage:
     source: str
     clauses: list[ClauseRow]
     assumptions: list[dict[str, Any]]
+    available: bool = True
+    """False: no reference run, and no run shown carries asserted clauses: coverage is not computed."""
+    editions: list[str] = field(default_factory=list)
+    """The editions (rulesets) whose results the coverage joins: each clause asserted under any of them."""
 
     @property
     def testable(self) -> list[ClauseRow]:
@@ -89,8 +99,18 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
                   runs: list[EngineRun], proofs: Mapping[str, list[Any]] | None = None) -> GameCoverage:
     ref = [r for r in runs if r.name == REFERENCE and any(c.game == game for c in r.cases.values())]
     source_runs = ref[:1] or runs
-    source = (f"coverage from the {REFERENCE} engine's trace" if ref else
-              "no reference run given: coverage from the runs shown (" + ", ".join(r.key for r in runs) + ")")
+    tagged = any(c.asserted or c.executed for r in source_runs for c in r.results() if c.game == game)
+    available = bool(ref) or tagged
+    if ref:
+        source = f"coverage from the {REFERENCE} engine's trace"
+    elif tagged:
+        source = ("no reference run given: coverage from the clauses the runs shown tagged their traces with ("
+                  + ", ".join(r.key for r in runs) + ")")
+    else:
+        source = (f"coverage is computed from the {REFERENCE} engine's trace (each entry tagged with its clause), "
+                  f"and no run in this report is of the {REFERENCE} engine or carries asserted clauses: coverage "
+                  f"is not available here; add a reference run (tcg-oracle run --results ref.json) to the "
+                  f"report's inputs")
     rows: dict[str, ClauseRow] = {}
     if catalog is not None:
         for c in catalog.clauses:
@@ -103,10 +123,13 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
 
     executed: dict[str, set[str]] = {}
     asserted: dict[str, set[str]] = {}
+    editions: list[str] = []
     for run in source_runs:
-        for c in run.cases.values():
+        for c in run.results():  # every edition the case was played under: the coverage joins them
             if c.game != game:
                 continue
+            if c.ruleset and c.ruleset not in editions and (c.executed or c.asserted):
+                editions.append(c.ruleset)
             for cid in c.executed:
                 executed.setdefault(cid, set()).add(c.id)
             for cid in c.asserted:
@@ -123,6 +146,7 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
         r.asserted = len(asserted.get(cid, ()))
         r.cited = len(cited.get(cid, ()))
     for r in rows.values():
+        r.measured = available
         ids = cited.get(r.id, set()) | asserted.get(r.id, set())
         for run in runs:
             counts = {s: 0 for s in STATUSES}
@@ -149,7 +173,7 @@ def game_coverage(game: str, catalog: Catalog | None, catalog_error: str | None,
     if catalog is not None:  # catalog order first, then clauses the catalog does not know
         known = [c.id for c in catalog.clauses]
         order = known + sorted(k for k in rows if k not in set(known))
-    return GameCoverage(game, catalog_error, source, [rows[k] for k in order], assumptions)
+    return GameCoverage(game, catalog_error, source, [rows[k] for k in order], assumptions, available, editions)
 
 
 def load_catalogs(games: list[str], given: Mapping[str, Catalog] | None = None

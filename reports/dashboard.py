@@ -3,12 +3,13 @@ real engines -- engines x releases x games, each cell linking into that run's HT
 filtered to the game, each count to the game and status), and the cases every engine under test fails, each
 linking to its case permalink (``report.html#case=ID``).
 
-    python -m oracle.reports.dashboard docs/engines --out docs/engines/dashboard.md
+    python -m oracle.reports.dashboard docs/engines --report-name 'history{ruleset}.html' --out docs/engines/dashboard.md
 
-Inputs are results files, or folders searched for ``results*.json`` (``docs/engines/<engine>/<release>/
-results.json``). Each run's report is the file ``--report-name`` (default ``report.html``) beside its
-results file; the links are relative to the page written. The page says where each figure comes from: the
-engine's version, the suite version, the date of the run and its results file.
+Inputs are results files, or folders searched for ``*.json`` files that are results (others passed over).
+Each run's report is the file ``--report-name`` (default ``{stem}.html``: ``{stem}`` the results file's name
+without ``.json``, ``{ruleset}`` ``.RULESET`` for a run with ``--ruleset``) beside its results file; the links
+are relative to the page written. The page says where each figure comes from: the engine's version, the
+ruleset, the suite version, the date of the run and its results file.
 """
 
 from __future__ import annotations
@@ -39,15 +40,25 @@ class Source:
     report: str        # the report's address relative to the page
 
 
+def _is_results(path: Path) -> bool:
+    from .cli import load_results
+
+    try:
+        load_results(path)
+    except ValueError:
+        return False
+    return True
+
+
 def find_results(paths: Iterable[Path]) -> list[Path]:
-    """The files given, and the ``results*.json`` under each folder given (sorted); a path that is neither
-    is a ``ValueError`` naming it."""
+    """The files given, and the results files among the ``*.json`` under each folder given (sorted); a path
+    that is neither, or a folder with no results file, is a ``ValueError`` naming it."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            found = sorted(p.rglob("results*.json"))
+            found = [f for f in sorted(p.rglob("*.json")) if _is_results(f)]
             if not found:
-                raise ValueError(f"{p}: a folder with no results*.json under it")
+                raise ValueError(f"{p}: a folder with no tcg-oracle results file (*.json) under it")
             out += found
         elif p.is_file():
             out.append(p)
@@ -87,19 +98,20 @@ def render(sources: list[Source], results: list[Results], date: str) -> str:
         for run in split_runs([res]):
             rows.append((run, src, res))
     games = sorted({c.game for run, _, _ in rows for c in run.cases.values()})
-    rows.sort(key=lambda r: (not is_engine_under_test(r[0]), r[0].name, r[0].finished or r[0].started or ""),
-              reverse=False)
+    rows.sort(key=lambda r: (not is_engine_under_test(r[0]), r[0].name, r[2].ruleset or "",
+                             r[0].finished or r[0].started or "", r[0].version))
     out = ["# Conformance dashboard", "",
            f"Generated {date} by `python -m oracle.reports.dashboard` from {len(sources)} committed results "
            f"file{'' if len(sources) == 1 else 's'}. Each cell: the pass rate (pass / (pass + fail): a case "
            "skipped, not checkable at the engine's observation level, or not run by its adapter (error) is not "
            "counted), linking to that run's case list for the game; each count links to those cases.", ""]
-    head = ["engine", "release", "level", *games, "suite", "run", "results"]
+    head = ["engine", "release", "ruleset", "level", *games, "suite", "run", "results"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run, src, res in rows:
         level = (run.level or "trace") + ("" if run.reason_codes is not False else ", no reason codes")
         out.append("| " + " | ".join([
-            _md(run.name), _md(run.version), level, *(_cell(run, g, src) for g in games), _md(res.suite_version),
+            _md(run.name), _md(run.version), _md(res.ruleset or "default"), level,
+            *(_cell(run, g, src) for g in games), _md(res.suite_version),
             _md((run.finished or run.started or "")[:10]) + (" (partial)" if run.partial else ""),
             f"[{_md(src.results_link)}]({quote(src.results_link)})"]) + " |")
     under_test = newest_per_engine(r for r, _, _ in rows if is_engine_under_test(r))
@@ -124,8 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m oracle.reports.dashboard", description=__doc__.split("\n\n")[0])
     ap.add_argument("inputs", nargs="+", type=Path, metavar="RESULTS", help="results files, or folders of them")
     ap.add_argument("--out", type=Path, required=True, metavar="FILE", help="the Markdown page to write")
-    ap.add_argument("--report-name", default="report.html", metavar="NAME",
-                    help="the HTML report beside each results file (default report.html)")
+    ap.add_argument("--report-name", default="{stem}.html", metavar="NAME",
+                    help="the HTML report beside each results file: {stem} its name without .json, {ruleset} "
+                         ".RULESET for a run with --ruleset (default {stem}.html)")
     ap.add_argument("--date", default=None, help="the date the page says it was generated (default today, UTC)")
     args = ap.parse_args(argv)
     from datetime import datetime, timezone
@@ -140,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     page_dir = args.out.resolve().parent
     sources = [Source(f, Path(os.path.relpath(f.resolve(), page_dir)).as_posix(),
-                      Path(os.path.relpath(f.resolve().parent / args.report_name, page_dir)).as_posix())
-               for f in files]
+                      Path(os.path.relpath(f.resolve().parent / report_name(args.report_name, f, r), page_dir)).as_posix())
+               for f, r in zip(files, results)]
     date = args.date or datetime.now(timezone.utc).date().isoformat()
     text = render(sources, results, date)
     from oracle.outputs import write_atomic
@@ -153,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     print(f"dashboard: {args.out} ({len(files)} results file(s), {len(games_of(results))} game(s))")
     return EXIT_OK
+
+
+def report_name(pattern: str, path: Path, results: Results) -> str:
+    """``--report-name`` for one results file: ``{stem}`` and ``{ruleset}`` filled in."""
+    return pattern.replace("{stem}", path.stem).replace("{ruleset}", f".{results.ruleset}" if results.ruleset else "")
 
 
 def games_of(results: list[Results]) -> set[str]:

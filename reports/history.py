@@ -102,7 +102,7 @@ def _history(name: str, group: list[EngineRun], games: list[str]) -> History:
     for run, label in zip(group, labels):
         rows = {row["game"]: row["cells"][0] for row in summary([run], played)}
         points.append(Point(run.key, label, run.started,
-                            {g: rows[g]["pass_rate"] if rows[g]["total"] - rows[g]["counts"]["skip"] else None
+                            {g: rows[g]["pass_rate"] if rows[g]["run"] else None
                              for g in played},
                             {g: rows[g]["total"] for g in played}))
     hist = History(name, played, points)

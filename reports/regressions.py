@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from oracle.baseline import Baseline, BaselineError, classify, load_baseline
 
@@ -49,10 +49,19 @@ class Diff:
     fixed: list[EngineChange] = field(default_factory=list)
     changed: list[EngineChange] = field(default_factory=list)
     missing: list[EngineChange] = field(default_factory=list)
+    expected_failures: list[EngineChange] = field(default_factory=list)
+    """Fail or error, as the baseline expects (with its reason and bug: :meth:`expectation`)."""
 
     @property
     def empty(self) -> bool:
         return not (self.regressions or self.fixed or self.changed or self.missing)
+
+    def expected_failure(self, engine: str, case_id: str, status: str) -> Any:
+        """The baseline's entry (``oracle.baseline.Expectation``: status, reason, bug) when ``status`` is the
+        fail or error it expects of the case in column ``engine``; else ``None``."""
+        if engine not in self.applies_to:
+            return None
+        return self.baseline.expected_failure(case_id, status)
 
     def expected(self, engine: str, case_id: str) -> str | None:
         """The baseline's status of a case in the column ``engine`` (None where it does not apply)."""
@@ -86,4 +95,5 @@ def diff(baseline: Baseline, runs: Sequence[EngineRun]) -> Diff:
         out.fixed += [_change(run, *ch) for ch in cmp.newly_passing]
         out.changed += [_change(run, *ch) for ch in cmp.other_changes]
         out.missing += [_change(run, cid, baseline.cases[cid], None) for cid in sorted(cmp.not_run)]
+        out.expected_failures += [_change(run, *ch) for ch in cmp.expected]
     return out

@@ -32,6 +32,7 @@ from oracle.portable import Portable
 
 from . import regressions
 from .board_view import board_view, script_view
+from .decisions import decision_rows
 from .coverage import game_coverage, load_catalogs
 from .engines_view import engines_view, view_dict
 from .history import histories
@@ -165,6 +166,8 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
         out["tr"] = traces.add(res.trace)
         if res.case:
             out["al"] = align(res.case, res.trace, out.get("div"), expected, shown)
+    if res.decisions is not None:  # an engine below level trace: each decision as it reported it
+        out["dec"] = [list(row) for row in decision_rows(res.case, res.decisions)]
     if res.ruleset:
         out["rs"] = res.ruleset
     if was is not None:
@@ -172,6 +175,23 @@ def _run_view(res, traces: _Traces, regressed: bool, was: str | None, expected: 
     if regressed:
         out["reg"] = True
     return out
+
+
+def _expected_failure(view: dict[str, Any], expectation: Any) -> dict[str, Any]:
+    """A fail or error the baseline expects: ``xf`` [reason, bug] (the report says "expected fail", not red)."""
+    if expectation is not None:
+        view["xf"] = [expectation.reason, expectation.bug]
+    return view
+
+
+def _editions(view: dict[str, Any], editions: Mapping[str | None, Any] | None) -> dict[str, Any]:
+    """A case played under several editions: each edition's status (and what failed there); the view's own
+    status is the worst of them, its trace that result's."""
+    if editions and len(editions) > 1:
+        view["eds"] = [[rs, c.status] + ([c.divergence.message if c.divergence else c.error or c.skip_reason]
+                                         if c.status != "pass" else [])
+                       for rs, c in editions.items()]
+    return view
 
 
 def build(results: list[Results], baseline: str | Path | Baseline | None = None,
@@ -222,8 +242,11 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
                     item[k] = case[k]
         traces.next_case()
         item["runs"] = [
-            _run_view(r.cases[cid], traces, (r.key, cid) in regressed,
-                      diff.expected(r.key, cid) if diff is not None else None, expected, shown)
+            _expected_failure(
+                _editions(_run_view(r.cases[cid], traces, (r.key, cid) in regressed,
+                                    diff.expected(r.key, cid) if diff is not None else None, expected, shown),
+                          r.editions.get(cid)),
+                diff.expected_failure(r.key, cid, r.cases[cid].status) if diff is not None else None)
             if cid in r.cases else None
             for r in runs
         ]
@@ -267,7 +290,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "histories": histories(runs, games),
         "engines_view": view_dict(engines_view(runs, games)),
         "n_cases": len(ids),
-        "n_results": sum(len(r.cases) for r in runs),
+        "n_results": sum(1 for r in runs for _ in r.results()),  # a case under several editions: each
         "blob": blob,
         "kill": kill_view(kill_matrices or [], games),
         "css": _static("report.css"),

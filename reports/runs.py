@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
+from oracle.editions import editions_of, not_held, worst
+from oracle.headline import headline
 from oracle.model import STATUSES, CaseResult, Results
 
 
@@ -29,6 +31,34 @@ class EngineRun:
     reason_codes: bool | None = None
     commands: list[str] = field(default_factory=list)
     cases: dict[str, CaseResult] = field(default_factory=dict)
+    """One result per case: the worst over the editions it was played under (:mod:`oracle.editions`)."""
+    editions: dict[str, dict[str | None, CaseResult]] = field(default_factory=dict)
+    """Case id -> edition -> result (a case played under one edition has one)."""
+    requested: set[str | None] = field(default_factory=set)
+    """The ``--ruleset`` of each results file joined (``None``: each case under its default edition)."""
+
+    def add(self, c: CaseResult) -> None:
+        """A result of this run: a case's first, or its result under another edition."""
+        eds = self.editions.setdefault(c.id, {})
+        if not_held(c):
+            if eds:
+                return
+        elif eds and all(not_held(x) for x in eds.values()):
+            eds.clear()
+        elif c.ruleset in eds:  # the same case under the same edition in two runs joined: the first
+            return
+        eds[c.ruleset] = c
+        self.cases[c.id] = worst(eds.values())
+
+    def results(self) -> Iterator[CaseResult]:
+        """Every result, each case under each of its editions."""
+        for eds in self.editions.values():
+            yield from eds.values()
+
+    @property
+    def rulesets(self) -> list[str]:
+        """The editions this run played (in order of appearance)."""
+        return editions_of(self.results())
 
     def counts(self, game: str | None = None) -> dict[str, int]:
         out = {s: 0 for s in STATUSES}
@@ -68,7 +98,17 @@ def engine_spec(name: str, command: str | None) -> str:
     return name
 
 
+def _played(cases: Iterable[CaseResult]) -> set[tuple[str, str | None]]:
+    """(case id, edition) of the results that are the case's own (not a not-held skip)."""
+    return {(c.id, c.ruleset) for c in cases if not not_held(c)}
+
+
 def split_runs(results: Iterable[Results]) -> list[EngineRun]:
+    """Engine runs, one column each. Results of one engine at one version join one column when they are runs
+    under different rulesets (a case skipped under one ruleset and played under another is one case with its
+    per-edition results; a case both played under the same edition: the first result), or hold no case under the
+    same edition twice (shards); otherwise (two runs of one engine, at two versions or two dates) each gets its
+    own column and the report draws their history."""
     runs: dict[str, EngineRun] = {}
     owner: dict[str, int] = {}  # run key -> id() of the Results it first came from
     for res in results:
@@ -77,29 +117,40 @@ def split_runs(results: Iterable[Results]) -> list[EngineRun]:
             by_engine.setdefault(c.engine or res.engine.name, []).append(c)
         if not by_engine:
             by_engine[res.engine.name] = []
+        parts = {p.engine.name: p for p in res.parts}
         for name, cases in by_engine.items():
             key, n = name, 1
-            version = res.engine.version if name == res.engine.name else "?"
-            while key in runs and owner[key] != id(res) and (set(runs[key].cases) & {c.id for c in cases}
-                                                             or runs[key].version != version):
+            part = [p for p in res.parts if p.engine.name == name]
+            info = part[0].engine if part else res.engine if name == res.engine.name else None
+            version = info.version if info is not None else "?"
+            commands = [p.command for p in part if p.command] if part else [res.command] if res.command else []
+            while key in runs and owner[key] != id(res) and (runs[key].version != version or (
+                    res.ruleset in runs[key].requested and _played(runs[key].results()) & _played(cases))):
                 n += 1
                 key = f"{name} ({n})"
             run = runs.get(key)
             if run is None:
                 run = runs[key] = EngineRun(key=key, name=name, version=version,
-                                            spec=engine_spec(name, res.command), started=res.started,
-                                            finished=res.finished, ruleset=res.ruleset,
-                                            level=res.engine.level if name == res.engine.name else None,
-                                            reason_codes=res.engine.reason_codes if name == res.engine.name
-                                            else None)
+                                            spec=engine_spec(name, commands[0] if commands else None),
+                                            started=part[0].started if part else res.started,
+                                            finished=res.finished, ruleset=res.ruleset if not part else
+                                            (parts[name].ruleset if len(part) == 1 else None),
+                                            level=info.level if info is not None else None,
+                                            reason_codes=info.reason_codes if info is not None else None)
                 owner[key] = id(res)
-            run.partial = run.partial or res.partial
-            if res.command and res.command not in run.commands:
-                run.commands.append(res.command)
+            else:
+                owner[key] = id(res)
+                if run.ruleset != res.ruleset:
+                    run.ruleset = None  # several editions: each result names its own
+            run.requested.add(res.ruleset)
+            run.partial = run.partial or res.partial or any(p.partial for p in part)
+            for cmd in commands:
+                if cmd not in run.commands:
+                    run.commands.append(cmd)
             if res.finished and (run.finished or "") < res.finished:
                 run.finished = res.finished
             for c in cases:
-                run.cases[c.id] = c
+                run.add(c)
                 run.level = run.level or c.level
     return list(runs.values())
 
@@ -109,16 +160,17 @@ def rate(part: int, whole: int) -> float:
 
 
 def summary(runs: list[EngineRun], games: list[str]) -> list[dict[str, Any]]:
-    """Rows per game (and ``all``): for each engine, counts per status, total and pass rate (of the cases
-    run and checkable at the engine's observation level)."""
+    """Rows per game (and ``all``): for each engine, counts per status, total, the cases run (neither skipped
+    nor not checkable at the engine's level), the pass rate of those, and the headline that says both."""
     rows = []
     for game in [*games, None]:
         cells = []
         for run in runs:
             counts = run.counts(game)
             total = sum(counts.values())
-            ran = total - counts["skip"] - counts["not_checkable"]
-            cells.append({"counts": counts, "total": total, "pass_rate": rate(counts["pass"], ran),
+            head = headline(counts)
+            cells.append({"counts": counts, "total": total, "pass_rate": rate(counts["pass"], head.run),
+                          "run": head.run, "headline": head.text(),
                           "widths": {s: rate(counts[s], total) for s in STATUSES}})
         rows.append({"game": game or "all", "cells": cells})
     return rows

@@ -80,3 +80,23 @@ def test_bench_measures_legality_at_every_decision_point():
     fig = legality_time(requests)
     assert fig["points"] == sum(len(r.script) for r in requests)
     assert 0 < fig["median"] <= fig["p90"] <= fig["max"] and fig["legal"] >= fig["points"] > 0
+
+
+def test_bench_without_the_optional_dependencies_says_what_to_install(monkeypatch, capsys):
+    """`pip install -e .` has neither Hypothesis nor z3: bench crashed with a traceback (fuzz imports
+    hypothesis); it measures what it can and names the rows that need an extra."""
+    from rich.console import Console
+
+    from oracle import bench
+
+    monkeypatch.setitem(sys.modules, "hypothesis", None)  # `import hypothesis` raises ImportError
+    monkeypatch.setitem(sys.modules, "z3", None)
+    fig = bench.optional_figures(quick=True)
+    assert "fuzz" not in fig and "smt" not in fig
+    assert sorted(fig["needs"].values()) == ["pip install 'tcg-oracle[fuzz]'", "pip install 'tcg-oracle[smt]'"]
+    table = {"quick": True, "machine": {}, "start": {}, "run_imports": [], "engine": None, **fig}
+    console = Console(width=300)
+    with console.capture() as out:
+        console.print(bench._table(table))
+    text = "".join(out.get().split())  # the table folds long cells
+    assert "notmeasured:pipinstall'tcg-oracle[fuzz]'" in text and "'tcg-oracle[smt]'" in text

@@ -91,3 +91,79 @@ def test_a_case_not_checkable_at_the_engine_level_is_skipped_with_the_level(toy_
     assert "not checkable at level final: events needs steps" in out
     o = result.parseoutcomes()  # the case expecting the wrong winner still fails at level final
     assert o["failed"] == 1 and o["skipped"] >= 1 and o["passed"] + o["skipped"] == 15
+
+
+def test_catalogs_card_pools_and_block_counts_are_not_case_files(toy_project):
+    """block_counts.yaml (the z3 checks' board counts) was collected as a case file: 8 bogus failures."""
+    from oracle import paths
+
+    shutil.copy(paths.cases_dir() / "ijinden" / "block_counts.yaml", toy_project.path / "cases" / "toy")
+    result = toy_project.runpytest_subprocess("--tcg-engine", "reference", "cases")
+    result.assert_outcomes(passed=15, failed=1)
+
+
+def test_builtin_names_the_installed_suite(toy_project):
+    result = toy_project.runpytest_subprocess("--tcg-engine", "reference", "builtin", "--collect-only", "-q")
+    assert len([line for line in result.outlines if "::toy." in line]) == 16, result.outlines
+
+
+@pytest.mark.parametrize("option, words", [
+    (["--tcg-timeout", "nan"], "--tcg-timeout nan: give seconds, a finite number 0 or more"),
+    (["--tcg-timeout", "-1"], "--tcg-timeout -1: give seconds"),
+    (["--tcg-ruleset", "nosuch"], "--tcg-ruleset 'nosuch': unknown ruleset; the rulesets are"),
+    (["--tcg-baseline", "missing.yaml"], "--tcg-baseline: baseline missing.yaml does not exist"),
+])
+def test_bad_options_are_usage_errors_as_for_run(toy_project, option, words):
+    result = toy_project.runpytest_subprocess("--tcg-engine", "reference", *option, "cases")
+    assert result.ret == 2
+    assert words in result.stdout.str() + result.stderr.str()
+
+
+BASELINE = """\
+schema_version: 1
+engine: reference
+cases:
+  toy.unblocked-wins: {status: fail, reason: "the fixture expects bob", bug: "https://example.org/issues/3"}
+  toy.bigger-blocker: {status: fail, reason: "was broken"}
+  toy.end-turn: pass
+"""
+
+
+def test_a_baselined_failure_is_xfail_with_its_reason_and_a_fixed_one_xpass(toy_project):
+    (toy_project.path / "base.yaml").write_text(BASELINE)
+    result = toy_project.runpytest_subprocess("--tcg-engine", "reference", "--tcg-baseline", "base.yaml", "cases",
+                                              "-rxX")
+    result.assert_outcomes(passed=14, xfailed=1, xpassed=1)
+    assert result.ret == 0  # a known failure no longer fails the session; XPASS is not strict by default
+    result.stdout.fnmatch_lines([
+        "*XFAIL cases/toy/basic.yaml::toy.unblocked-wins*expected fail: the fixture expects bob "
+        "(https://example.org/issues/3)*",
+        "*XPASS cases/toy/basic.yaml::toy.bigger-blocker*expected fail: was broken*",
+    ])
+    strict = toy_project.runpytest_subprocess("--tcg-engine", "reference", "--tcg-baseline", "base.yaml",
+                                              "--tcg-baseline-strict", "cases")
+    strict.assert_outcomes(passed=14, xfailed=1, failed=1)
+
+
+def test_a_failure_worse_than_its_baseline_still_fails(toy_project):
+    """An error where the baseline expects fail is a regression; a fail where it expects error is not."""
+    (toy_project.path / "base.yaml").write_text(
+        "schema_version: 1\ncases:\n  toy.unblocked-wins: error\n")
+    result = toy_project.runpytest_subprocess("--tcg-engine", "reference", "--tcg-baseline", "base.yaml", "cases")
+    result.assert_outcomes(passed=15, xfailed=1)
+    engine = f"cmd:{sys.executable} {HARNESS.parent / 'engines' / 'toy_engine.py'} --crash toy.end-turn"
+    (toy_project.path / "base.yaml").write_text("schema_version: 1\ncases:\n  toy.end-turn: fail\n")
+    result = toy_project.runpytest_subprocess("--tcg-engine", engine, "--tcg-baseline", "base.yaml", "cases")
+    result.assert_outcomes(passed=14, failed=2)
+
+
+@pytest.mark.slow
+def test_the_builtin_suite_is_green_on_the_reference():
+    """`pytest --tcg-engine reference` over the shipped cases, as the README shows it: no bogus item."""
+    from oracle import paths
+
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:xdist", "-rfE",
+                           "--tcg-engine", "reference", str(paths.cases_dir())],
+                          capture_output=True, text=True, cwd=paths.cases_dir().parent)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert " passed" in proc.stdout and "failed" not in proc.stdout and "block_counts" not in proc.stdout

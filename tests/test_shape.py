@@ -239,6 +239,7 @@ ONE_ROLE_MODULES = {
     "engine": "an Engine (the reference; a mutant)",
     "kill": "the kill matrix, computed (mutants) and drawn (reports)",
     "requirements": "CR 509.1c block requirements, in the engine (Magic) and in the z3 model (smt)",
+    "__main__": "`python -m` entry of a package (tcg-oracle; the shobu engine build command)",
 }
 """Module names defined in several packages for one role each (python-chess's variants: same name, same job)."""
 
@@ -290,16 +291,16 @@ def test_every_clause_id_is_a_literal_of_clauses_py_and_in_the_catalog(game):
 
 
 def _layout_roles() -> set[str]:
-    """The game modules the README's Layout lists under ``games/<game>/``."""
+    """The game modules the Layout page (docs/contributing/layout.md) lists under ``games/<game>/``."""
     import re
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
+    text = (ROOT / "docs" / "contributing" / "layout.md").read_text(encoding="utf-8").split("# Layout", 1)[1]
     block = text.split("games/<game>/", 1)[1].split("\n  engines/", 1)[0]
     return set(re.findall(r"^    (\w+\.py) ", block, flags=re.M))
 
 
-def test_the_games_have_the_module_roles_the_readme_lists():
-    """README's Layout: the same module names in every game mean the same roles (issue 16). Ijinden and Duel
+def test_the_games_have_the_module_roles_the_layout_lists():
+    """The Layout page: the same module names in every game mean the same roles (issue 16). Ijinden and Duel
     Masters have each (editions where a game has more than one); "rules" is the catalog's name, not a module."""
     roles = _layout_roles()
     assert {"game.py", "vocabulary.py", "clauses.py", "state.py", "procedure.py", "legality.py",
@@ -309,4 +310,4 @@ def test_the_games_have_the_module_roles_the_readme_lists():
         assert roles - {"editions.py"} <= present, (game, sorted(roles - present))
         assert present <= roles, (game, sorted(present - roles))
     mtg = {p.name for p in (ROOT / "oracle" / "games" / "mtg").glob("*.py")}
-    assert roles <= mtg, sorted(roles - mtg)  # Magic's long procedure has named parts beside these (README)
+    assert roles <= mtg, sorted(roles - mtg)  # Magic's long procedure has named parts beside these (Layout)

@@ -166,3 +166,38 @@ def test_a_catalog_or_pool_file_that_extends_nothing_is_said(suite):
     stray.write_text(RULES, encoding="utf-8")
     errors = [e for e in load_suite([suite]).errors if e.path == str(stray)]
     assert len(errors) == 1 and "extends nothing" in errors[0].message
+
+
+# -- the pytest plugin takes the suite as `run` does ------------------------------------------------------
+
+pytest_plugins = ["pytester"]
+
+
+def _plugin(pytester, suite: Path, *args: str):
+    import shutil
+
+    shutil.copytree(suite, pytester.path / "mysuite")
+    return pytester.runpytest_subprocess("-p", "no:randomly", "--tcg-engine", "reference", *args)
+
+
+def test_the_plugin_reads_the_suites_own_cards_and_rules(suite, pytester):
+    """The plugin ignored a suite folder's cards.yaml / rules.yaml: the user's case failed on an unknown card."""
+    result = _plugin(pytester, suite, "mysuite", "-rA")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*PASSED mysuite/ijinden/lone.yaml::user.lone-attacker*"])
+
+
+def test_the_plugin_fails_on_a_broken_extension(suite, pytester):
+    (suite / "ijinden" / "rules.yaml").write_text(RULES.replace("    summary: A lone", "    summry: A lone"),
+                                                  encoding="utf-8")
+    result = _plugin(pytester, suite, "mysuite")
+    assert result.ret == 1 and result.parseoutcomes()["failed"] >= 1
+    result.stdout.fnmatch_lines(["*invalid case file: *rules.yaml:6*summry*"])
+
+
+@pytest.mark.slow
+def test_the_plugin_runs_the_builtin_suite_and_the_users(suite, pytester):
+    result = _plugin(pytester, suite, "builtin", "mysuite", "-k", "lone or refuse", "-p", "no:xdist")
+    outcomes = result.parseoutcomes()
+    assert result.ret == 0 and outcomes["passed"] > 1 and "failed" not in outcomes
+    result.stdout.no_fnmatch_line("*block_counts*")

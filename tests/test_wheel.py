@@ -41,6 +41,7 @@ def test_wheel_holds_one_top_level_package_with_its_data(wheel):
     assert "oracle/cases/ijinden/rules.yaml" in names and "oracle/cases/ijinden/cards.yaml" in names
     assert any(n.startswith("oracle/reports/templates/") for n in names)
     assert "oracle/generators/__init__.py" in names
+    assert "oracle/engines/shobu/driver/main.go" in names  # the shobu driver builds from an installed wheel too
 
 
 def test_installed_wheel_runs_every_case_outside_the_checkout(wheel, tmp_path):

@@ -100,13 +100,35 @@ CORE_REASONS: dict[str, str] = {
 }
 
 
+def _shared_grammars(voc: Vocabulary) -> dict[str, str]:
+    """The params grammars several abilities share (a long one written once), each with the name its rows use:
+    ``EFFECT``, then ``EFFECT_2`` ..., in the order the abilities are listed."""
+    uses: dict[str, int] = {}
+    for a in voc.abilities.values():
+        if len(a.params) >= _SHARED_MIN_CHARS:
+            uses[a.params] = uses.get(a.params, 0) + 1
+    shared = [params for params, n in uses.items() if n >= 2]
+    return {params: "EFFECT" if i == 0 else f"EFFECT_{i + 1}" for i, params in enumerate(shared)}
+
+
+_SHARED_MIN_CHARS = 80  # a params grammar this long, used by two abilities or more, is stated once
+
+
 def markdown(voc: Vocabulary) -> str:
-    """The vocabulary as README tables (``tests/test_readme.py`` keeps the README in step)."""
+    """The vocabulary as Markdown tables: the page ``docs/vocabulary/<game>.md`` (``tests/test_vocabulary_docs.py``
+    keeps each page in step). A long params grammar several abilities share is stated once, above the table,
+    and their rows name it."""
     def cell(text: object) -> str:
         return str(text).replace("|", "\\|")
 
-    out = ["| ability | params | meaning |", "|---|---|---|"]
-    out += [f"| `{a.name}` | {cell(a.params or '—')} | {cell(a.doc)} |" for a in voc.abilities.values()]
+    grammars = _shared_grammars(voc)
+    out = []
+    for params, name in grammars.items():
+        users = ", ".join(f"`{a.name}`" for a in voc.abilities.values() if a.params == params)
+        out += [f"**`{name}`**, the params of {users}: {cell(params)}", ""]
+    out += ["| ability | params | meaning |", "|---|---|---|"]
+    out += [f"| `{a.name}` | {cell(f'`{grammars[a.params]}` (above)' if a.params in grammars else a.params or '—')} "
+            f"| {cell(a.doc)} |" for a in voc.abilities.values()]
     out += ["", "| decision | args | meaning |", "|---|---|---|"]
     out += [f"| `{d.kind}` | {cell(d.args)} | {cell(d.doc)} |" for d in voc.decisions.values()]
     out += ["", "| event | fields | meaning |", "|---|---|---|"]

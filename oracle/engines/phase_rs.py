@@ -1,5 +1,6 @@
 """phase.rs (https://github.com/phase-rs/phase), the open-source Magic rules engine, under test through its
-PyPI binding ``phase-python`` (0.103.0): ``--engine py:oracle.engines.phase_rs:engine``.
+PyPI binding ``phase-python`` (0.103.0; 0.77.0 and 0.83.0 too, the release installed is the one named in
+``hello``): ``--engine py:oracle.engines.phase_rs:engine``.
 
 Install it with ``pip install 'tcg-oracle[phase]'`` (or ``pip install 'phase-python==0.103.0'``); nothing
 else in tcg-oracle imports ``phase``.
@@ -12,21 +13,26 @@ How a case is played:
   checked against the intended effect; a card phase does not parse as meant is an ``error`` naming it.
   ``become_artifact_creature`` ("... and loses all other card types") is left out of ``hello.abilities``:
   phase's parser drops the type loss, so those cases are skipped, never run with a wrong card.
-- **Board**: a game of phase is started with the players in the case's turn order (seat = position; the
-  active player first; three or more players: Free-for-All; two teams of two: Two-Headed Giant, where
-  phase pairs seats 0+1 and 2+3), every mulligan kept, and in turn 1's upkeep the exported
-  ``Game.state()`` is edited -- zones, life, tapped, summoning sickness (entered this turn), counters
-  (a battle's defense counters, a planeswalker's loyalty, +1/+1 counters as phase's ``P1P1``), protector
-  (``chosen_attributes``; reported on the battlefield only: phase clears it as a card enters, not as it leaves),
-  controller and owner, attachments; a library listed from the top; anonymous cards (``library: 5``) as
-  Plains fillers with the reference's derived ids (``alice.library.1``); below them every library the case
-  leaves unsaid holds 20 untracked Plains, whose draws are not reported (a library the case states is all there
-  is: the padding goes to exile, untracked) -- and loaded back (``Engine.load_game``). The players then pass
-  priority with an empty stack into the step the case starts in (the precombat main phase, or the declare
-  attackers step), so phase itself checks state-based actions on the board. ``setup.step`` (attackers, or
-  attackers and blockers, already declared) writes the combat into the state at the end of the step
-  before. A power or toughness set by the case cannot be placed (``load_game`` rehydrates every object's
-  printed characteristics from its card): such a case is an ``error`` saying so.
+- **Board** (:func:`kit.lay_out`: a zone the case does not state is empty): a game of phase is started with the
+  players in the case's turn order (seat = position; the active player first; three or more players:
+  Free-for-All; two teams of two: Two-Headed Giant, where phase pairs seats 0+1 and 2+3), each deck holding the
+  cards the case places (one filler Plains for a player with none, taken out of the state after: phase starts
+  no game with an empty library), every mulligan kept; the exported ``Game.state()`` is edited -- zones, life,
+  tapped, summoning sickness (entered this turn), counters (a battle's defense counters, a planeswalker's
+  loyalty, +1/+1 counters as phase's ``P1P1``), protector (``chosen_attributes``; reported on the battlefield
+  only: phase clears it as a card enters, not as it leaves), controller and owner, attachments; a library listed
+  from the top; anonymous cards (``library: 5``) as Plains fillers with the reference's derived ids
+  (``alice.library.1``); no padding: a player drawing from a library the case leaves empty draws from an empty
+  library (121.4) -- and written at turn 1's draw step with the active player holding priority (its draw
+  already past: no card is drawn in setup), then loaded back (``Engine.load_game``). The players pass priority
+  with an empty stack into the step the case starts in (the precombat main phase, or the declare attackers
+  step), so phase itself checks state-based actions on the board. ``setup.step`` (attackers, or attackers and
+  blockers, already declared) writes the combat into the state at the end of the step before. ``load_game``
+  rehydrates every object's characteristics from its printed reference, so a power, toughness or ability set
+  by the case is given by a face written for that case (``<card> (<id>)``), and a card set up back face up has
+  its two faces swapped in the state (``transformed``, the front face kept as the back-face snapshot, as phase's
+  own transform leaves them). What phase has no counterpart for (a card outside the game) is
+  :class:`~oracle.errors.CannotSetUp`: the case is a ``skip`` with the reason.
 - **Decisions**: each script entry becomes a ``GameAction`` (cast with its targets, pass priority, declare
   attackers and blockers, choose a battle's protector, assign combat damage -- with trample, the part named
   for what the attacker attacks is phase's ``trample_damage`` --, cast the Siege transformed, proliferate:
@@ -44,7 +50,11 @@ How a case is played:
   the stack is empty, up to that decision.
 - **Report** (protocol 2, level ``steps``): ``decisions``; ``checkpoints`` (the exported state after each
   entry and the passes implied before the next one, projected to the Magic ``final`` vocabulary); ``steps`` (the events phase reports per action,
-  mapped to the vocabulary only where phase gives a direct counterpart -- see ``EVENTS``; no
+  mapped to the vocabulary only where phase gives a direct counterpart -- see ``EVENTS``; phase's
+  ``StackResolved`` is its bookkeeping for anything leaving the stack: ``resolved`` where phase ran the entry's
+  effect (``EffectResolved``), put the permanent spell onto the battlefield or resolved an untargeted spell,
+  ``countered`` for a targeted entry that left with none (608.2b); ``life_changed``'s ``life`` is worked back
+  from the state's life after the action (the event carries it only from 0.103 on); no
   ``triggered``, ``protector_chosen``, ``defending_player``, ``removed_from_combat``, ``types_changed``,
   ``became_copy``, ``unattached`` or ``combat_ended``: phase reports none of them).
 """
@@ -57,9 +67,13 @@ from typing import Any
 from ..core.errors import EngineStartError
 from ..errors import OracleError
 from ..model import CaseReply, CaseRequest, Hello
-from . import phase_cards
+from . import kit, phase_cards
+from .kit import CannotSetUp
 
+DISTRIBUTION = "phase-python"
 PHASE_VERSION = "0.103.0"
+"""The release ``tcg-oracle[phase]`` installs (the baselines are for it); the adapter runs on 0.77.0 and later and
+names the release installed (:func:`kit.installed_version`)."""
 INSTALL_HINT = f"pip install 'tcg-oracle[phase]'  (or: pip install 'phase-python=={PHASE_VERSION}')"
 
 ABILITIES = ["flying", "reach", "menace", "haste", "vigilance", "first_strike", "double_strike", "trample",
@@ -98,6 +112,8 @@ PAST = {"declare_attackers": ("DeclareAttackers", "DeclareBlockers", "CombatDama
 """Where phase waits for priority in these steps, the combat decision was made (or taken by phase itself):
 implied passes stop there."""
 MAX_AUTO = 60
+COMBAT_STEPS = ("BeginCombat", "DeclareAttackers", "DeclareBlockers", "CombatDamage", "FirstStrikeDamage", "EndCombat")
+"""phase's combat steps: where its state may hold attackers and blockers (a main phase's combat is empty)."""
 
 
 def _import_phase() -> Any:
@@ -154,23 +170,51 @@ def _check_face(built: dict[str, Any], card: dict[str, Any]) -> None:
                 f"({name}: expected {want} in its parse)")
 
 
+_BUILT: dict[tuple[int, str], list[dict[str, Any]] | Exception] = {}
+"""Parsed faces by (phase module, card entry): a card is parsed and checked once per process, not once per case
+(``build_oracle_face`` was a twentieth of a case's time)."""
+
+
+def _built(phase: Any, card: dict[str, Any]) -> list[dict[str, Any]]:
+    """phase's faces of one card-pool entry (two for a transforming card), each checked (:func:`_check_face`)."""
+    key = (id(phase), json.dumps(card, sort_keys=True, default=str))
+    if key not in _BUILT:
+        try:
+            if card.get("back"):
+                faces = []
+                for i, (f, d) in enumerate(zip(phase_cards.transform_faces(card), (card, card["back"]))):
+                    built = dict(phase.build_oracle_face_multi(f, f["identifiers"]["scryfallOracleId"]))
+                    built["layout"], built["face_index"] = "transform", i
+                    _check_face(built, d)
+                    faces.append(built)
+            else:
+                f = phase_cards.face(card)
+                built = phase.build_oracle_face(f, f["identifiers"]["scryfallOracleId"])
+                _check_face(built, card)
+                faces = [built]
+            _BUILT[key] = faces
+        except phase_cards.UnsupportedCard as exc:
+            _BUILT[key] = exc
+    got = _BUILT[key]
+    if isinstance(got, Exception):
+        raise got
+    return got
+
+
 def card_database(phase: Any, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """phase's card data (name -> CardFace) for the request's cards and the library filler."""
+    key = (id(phase), phase_cards.FILLER)
+    if key not in _BUILT:
+        filler = phase_cards.filler()
+        _BUILT[key] = [phase.build_oracle_face(filler, filler["identifiers"]["scryfallOracleId"])]
     out: dict[str, Any] = {}
-    filler = phase_cards.filler()
-    out[filler["name"].lower()] = phase.build_oracle_face(filler, filler["identifiers"]["scryfallOracleId"])
     for card in cards.values():
-        if card.get("back"):
-            for i, (f, d) in enumerate(zip(phase_cards.transform_faces(card), (card, card["back"]))):
-                built = dict(phase.build_oracle_face_multi(f, f["identifiers"]["scryfallOracleId"]))
-                built["layout"], built["face_index"] = "transform", i
-                _check_face(built, d)
-                out[built["name"].lower()] = built
-        else:
-            f = phase_cards.face(card)
-            built = phase.build_oracle_face(f, f["identifiers"]["scryfallOracleId"])
-            _check_face(built, card)
+        if card["name"] == phase_cards.FILLER:
+            continue
+        for built in _built(phase, card):
             out[built["name"].lower()] = built
+    for built in _BUILT[key]:
+        out[built["name"].lower()] = built
     return out
 
 
@@ -186,15 +230,18 @@ class _Play:
         self.setup = request.setup
         self.players: list[str] = list(self.setup["players"])
         self.cards_def = request.cards
+        self.board = kit.lay_out(self.setup, kit.MTG_ZONES, filler=phase_cards.FILLER,
+                                 anonymous_zones=ANONYMOUS_ZONES)
+        self.faces = _faces(self.board, self.cards_def)   # case id -> the card (pool entry) phase is given for it
         self.oid: dict[int, str] = {}          # phase object id -> case id
-        self.stack_src: dict[int, tuple[int, str | None, int]] = {}  # stack entry id -> (source, ability, controller)
-        self.steps: list[dict[str, Any]] = []
-        self.decisions: list[dict[str, Any]] = []
-        self.checkpoints: list[dict[str, Any]] = []
+        self.stack_src: dict[int, tuple[int, str | None, int, bool]] = {}
+        # stack entry id -> (source, ability, controller, targets chosen)
+        self.record = kit.Record()
         self.forced: list[tuple[str, Any]] = []  # decisions phase took itself: (kind, value)
         self.winner: str | None = None
         self.seat: dict[str, int] = {}
-        self.why: dict[int, str] = {}            # a refused entry: phase's error text
+        self.moves = 0                           # actions applied (or states loaded): what a projection is of
+        self._projected: tuple[int, dict[str, Any]] | None = None
         self.attackers_declared = False
         self.library_top: dict[int, int] = {}    # seat -> where the next library card of the case goes
 
@@ -205,7 +252,7 @@ class _Play:
             names = sorted(set(t or p for t, p in zip(teams, self.players)))
             if len(self.players) != 4 or len(names) != 2 or any(
                     sum(1 for t in teams if t == n) != 2 for n in names):
-                raise _CaseFailure("phase.rs plays teams only as Two-Headed Giant: two teams of two players")
+                raise CannotSetUp("phase.rs plays teams only as Two-Headed Giant: two teams of two players")
             active_team = self.setup["players"][self.setup["active"]].get("team")
             first = [p for p, t in zip(self.players, teams) if t == active_team]
             second = [p for p, t in zip(self.players, teams) if t != active_team]
@@ -221,23 +268,17 @@ class _Play:
 
     # -- setup ------------------------------------------------------------------------------------
     def start(self) -> None:
+        """A game of phase with the case's board: every card the case places is in its owner's deck (one filler
+        where a player has none: phase starts no game with an empty library), every mulligan kept; the state is
+        then edited in turn 1 (:meth:`_board`) and written at the draw step's priority, so no card is drawn in
+        setup, and the players pass into the step the case starts in."""
         fmt = self._seats()
         by_seat: list[list[str]] = [[] for _ in self.players]
-        for p, pdata in self.setup["players"].items():
-            for zone, content in pdata.items():
-                if zone in ("life", "team"):
-                    continue
-                if isinstance(content, int):
-                    if content and zone not in ANONYMOUS_ZONES:
-                        raise _CaseFailure(f"{p}.{zone}: anonymous cards are not placed on phase.rs in {zone}")
-                    by_seat[self.seat[p]].extend([phase_cards.FILLER] * content)   # fillers, named as the case's
-                    continue
-                for cs in content:
-                    owner = cs.get("owner") or p
-                    by_seat[self.seat[owner]].append(cs["card"])
-        db = card_database(self.phase, self.cards_def)
+        for c in self.board.cards():
+            by_seat[self.seat[c.owner]].append(self.faces[c.id]["name"])
+        db = card_database(self.phase, {f["name"]: f for f in self.faces.values()})
         self.engine = self.phase.Engine.from_json(json.dumps(db))
-        decks = [[*names, *[phase_cards.FILLER] * 20] for names in by_seat]
+        decks = [names or [phase_cards.FILLER] for names in by_seat]
         game = self.engine.new_game(decks[0], decks[1], extra_players=decks[2:] or None, seed=1, format=fmt,
                                     first_player=self.seat[self.setup["active"]])
         while game.waiting_for()["type"] == "MulliganDecision":
@@ -254,9 +295,9 @@ class _Play:
             want = {"main": "PreCombatMain", "combat": "DeclareAttackers", "declare_attackers": "DeclareAttackers",
                     "main2": "PostCombatMain"}.get(start)
             if want is None:
-                raise _CaseFailure(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
+                raise CannotSetUp(f"setup.phase {start!r}: the adapter starts a case in main, combat or main2")
             self._advance_to(want, -1)
-        self.checkpoints.append({"after": -1, "state": self.project()})
+        self.record.checkpoint(-1, self.project())
 
     def _start_in_combat(self, step: str) -> None:
         """``setup.step``: attackers already declared (``declare_blockers``), or blockers too
@@ -264,7 +305,7 @@ class _Play:
         active player holding priority and the stack empty; the players then pass into the case's step."""
         before = {"declare_blockers": "DeclareAttackers", "combat_damage": "DeclareBlockers"}.get(step)
         if before is None:
-            raise _CaseFailure(f"setup.step {step!r}: the adapter starts a later step in declare_blockers or "
+            raise CannotSetUp(f"setup.step {step!r}: the adapter starts a later step in declare_blockers or "
                               f"combat_damage")
         exported = self.game.state()
         s = exported["state"]
@@ -276,7 +317,7 @@ class _Play:
                     if cs.get("attacking") is not None:      # the card's own fields (oracle/games/mtg/setups.py)
                         t = cs["attacking"]
                         target = ({"type": "Player", "data": self.seat[t]} if t in self.seat else
-                                  {"type": "Battle" if "battle" in self.cards_def[self._card_name(t)].get("types", [])
+                                  {"type": "Battle" if "battle" in self.faces[t].get("types", [])
                                    else "Planeswalker", "data": ids[t]})
                         defender = (self.seat[t] if t in self.seat else
                                     next(a["value"] for a in s["objects"][str(ids[t])].get("chosen_attributes") or []
@@ -307,6 +348,7 @@ class _Play:
         s["priority_player"] = active
         s["waiting_for"] = {"type": "Priority", "data": {"player": active}}
         self.game = self.engine.load_game(exported)
+        self.moves += 1
         self.attackers_declared = True
         for _ in range(MAX_AUTO):        # every player passes: the step before ends and the case's step begins
             if self.game.phase != before or self.wf()["type"] != "Priority" or self.game.stack():
@@ -314,6 +356,11 @@ class _Play:
             self._pass(-1)
 
     def _board(self, exported: dict[str, Any]) -> dict[str, Any]:
+        """The case's board written into phase's exported state: each card of the layout taken from its owner's
+        library to its zone (:meth:`_place`); a zone the case does not state is empty (the case format; no
+        padding: a player who draws from a library the case leaves empty draws from an empty library); the
+        fillers phase needed to start are taken out of the game's state. The turn is set at the draw step's
+        priority, past its draw."""
         s = exported["state"]
         objs = s["objects"]
         turn = s["turn_number"]
@@ -323,40 +370,35 @@ class _Play:
                 pl["library"].append(i)
                 objs[str(i)]["zone"] = "Library"
         taken: set[int] = set()
-        placed: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        for p, pdata in self.setup["players"].items():
-            for zone, content in pdata.items():
-                if zone in ("life", "team"):
-                    continue
-                if isinstance(content, int):        # anonymous cards: fillers with the reference's derived ids
-                    content = [{"id": f"{p}.{zone}.{n}", "card": phase_cards.FILLER} for n in range(1, content + 1)]
-                for cs in content:
-                    owner = cs.get("owner") or p
-                    lib = s["players"][self.seat[owner]]["library"]
-                    i = next((i for i in lib if i not in taken and objs[str(i)]["name"] == cs["card"]), None)
-                    if i is None:
-                        raise _CaseFailure(f"card {cs['card']!r} ({cs['id']}) not found in phase's library of {owner}")
-                    taken.add(i)
-                    lib.remove(i)
-                    o = objs[str(i)]
-                    self.oid[i] = cs["id"]
-                    placed.append((cs, o))
-                    self._place(s, p, zone, cs, o, turn)
-        for cs, o in placed:
-            if cs.get("attached_to"):
-                o["attached_to"] = self._attach_ref(cs["attached_to"])
+        placed: list[tuple[kit.Placed, dict[str, Any]]] = []
+        for c in self.board.cards():
+            lib = s["players"][self.seat[c.owner]]["library"]
+            name = self.faces[c.id]["name"]
+            i = next((i for i in lib if i not in taken and objs[str(i)]["name"] == name), None)
+            if i is None:
+                raise _CaseFailure(f"card {c.card!r} ({c.id}) not found in phase's library of {c.owner}")
+            taken.add(i)
+            lib.remove(i)
+            o = objs[str(i)]
+            self.oid[i] = c.id
+            placed.append((c, o))
+            self._place(s, c, o, turn)
+        for c, o in placed:
+            if c.spec.get("attached_to"):
+                o["attached_to"] = self._attach_ref(c.spec["attached_to"])
                 if o["attached_to"]["type"] == "Object":
                     host = objs[str(o["attached_to"]["data"])]
                     host.setdefault("attachments", []).append(o["id"])
-        for p, pdata in self.setup["players"].items():
+        for p in self.players:
             player = s["players"][self.seat[p]]
-            player["life"] = pdata["life"] if pdata.get("life") is not None else 20  # PROCEDURE.md's default
-            if "library" in pdata:   # a library the case states is all there is (121.4): the padding is exiled
-                padding = [i for i in player["library"] if i not in taken]
-                player["library"] = [i for i in player["library"] if i in taken]
-                for i in padding:
-                    objs[str(i)]["zone"] = "Exile"
-                s["exile"].extend(padding)
+            player["life"] = self.board.life[p]
+            for i in [i for i in player["library"] if i not in taken]:    # the fillers phase needed to start
+                player["library"].remove(i)
+                del objs[str(i)]
+        active = s["active_player"]
+        s["phase"] = "Draw"
+        s["priority_player"] = active
+        s["waiting_for"] = {"type": "Priority", "data": {"player": active}}
         return exported
 
     def _attach_ref(self, target: str) -> dict[str, Any]:
@@ -367,20 +409,21 @@ class _Play:
             raise _CaseFailure(f"attached_to {target!r} names no card or player of the case")
         return {"type": "Object", "data": i}
 
-    def _place(self, s: dict[str, Any], p: str, zone: str, cs: dict[str, Any], o: dict[str, Any], turn: int) -> None:
+    def _place(self, s: dict[str, Any], c: kit.Placed, o: dict[str, Any], turn: int) -> None:
+        cs, zone = c.spec, c.zone
+        seat = self.seat[c.owner]
         if cs.get("face") == "back":
-            raise _CaseFailure(f"{cs['id']}: a card starting on its back face is not set up on phase.rs")
-        owner = cs.get("owner") or p
-        seat = self.seat[owner]
+            _turn_over(o, c.id)
         if zone == "battlefield":
-            ctrl = self.seat[cs.get("controller") or p]
+            ctrl = self.seat[c.controller]
             o.update(zone="Battlefield", controller=ctrl, base_controller=ctrl, tapped=bool(cs.get("tapped")),
                      summoning_sick=bool(cs.get("entered_this_turn")),
                      entered_battlefield_turn=turn if cs.get("entered_this_turn") else max(turn - 1, 0),
                      timestamp=s["next_timestamp"])
             s["next_timestamp"] += 1
             s["battlefield"].append(o["id"])
-            d = self.cards_def.get(cs["card"], {})
+            d = self.faces[c.id]
+            d = d.get("back", d) if cs.get("face") == "back" else d
             counters = dict(cs.get("counters") or {})
             types = d.get("types", [])
             if "battle" in types:
@@ -388,7 +431,7 @@ class _Play:
                 o["defense"] = counters["defense"]
                 prot = cs.get("protector")
                 if prot is None and not d.get("subtypes"):
-                    prot = cs.get("controller") or p          # 310.8a
+                    prot = c.controller          # 310.8a
                 if prot is not None:
                     o["chosen_attributes"] = [{"type": "Player", "value": self.seat[prot]}]
             if "planeswalker" in types:
@@ -396,11 +439,6 @@ class _Play:
                 o["loyalty"] = counters["loyalty"]
             phase_kind = {v: k for k, v in COUNTER_KINDS.items()}
             o["counters"] = {phase_kind.get(k, k): v for k, v in counters.items()}
-            for stat in ("power", "toughness"):
-                if cs.get(stat) is not None:
-                    raise _CaseFailure(f"{cs['id']}: {stat} {cs[stat]} set by the case cannot be placed on phase.rs "
-                                      f"(Engine.load_game rehydrates every object's printed characteristics from "
-                                      f"its card)")
         elif zone in ("hand", "graveyard", "exile"):
             o["zone"] = zone.capitalize()
             if zone == "exile":
@@ -412,7 +450,7 @@ class _Play:
             s["players"][seat]["library"].insert(top, o["id"])
             self.library_top[seat] = top + 1
         else:
-            raise _CaseFailure(f"{cs['id']}: zone {zone!r} is not set up on phase.rs")
+            raise CannotSetUp(f"{c.id}: zone {zone!r} is not set up on phase.rs")
 
     # -- driving phase ----------------------------------------------------------------------------
     def wf(self) -> dict[str, Any]:
@@ -428,6 +466,7 @@ class _Play:
         before = {i: self._peek(i) for i in self.oid}
         act = action if not isinstance(action, dict) else self.phase.GameAction.from_dict(action)
         result = self.game.apply(seat, act)
+        self.moves += 1
         self._record(at, act.kind, before, list(result.events))
         return result
 
@@ -464,15 +503,12 @@ class _Play:
         """PROCEDURE.md's pass shorthand: while a player has priority and the next entry is not a ``pass`` or
         ``cast`` of that player, that player passes (an implied pass, not a decision). The active player's
         decision in a main phase with an empty stack (``cast`` or ``end_main``) is never implied."""
-        seat = self.seat[entry["player"]]
         later = PAST.get(entry["kind"], ())
         for _ in range(MAX_AUTO):
             if self.wf()["type"] != "Priority" or self.game.phase in later or self.game.phase in TURN_OVER:
                 return
-            if self._open_point():
+            if not kit.implies_pass(entry, self.pid(self.game.priority_player()), open_point=self._open_point()):
                 return      # the script's entry is this decision (or refused in its place)
-            if entry["kind"] in PRIORITY_KINDS and self.game.priority_player() == seat:
-                return
             if self._forced_for(entry) is not None:
                 return
             self._pass(at)
@@ -492,8 +528,7 @@ class _Play:
             if self._open_point():
                 break
             self._pass(at)
-        if self.checkpoints and self.checkpoints[-1]["after"] == at:
-            self.checkpoints[-1]["state"] = self.project()
+        self.record.refresh(at, self.project())
 
     def _forced_for(self, entry: dict[str, Any]) -> int | None:
         return next((i for i, (k, _) in enumerate(self.forced) if k == entry["kind"]), None)
@@ -504,24 +539,24 @@ class _Play:
         if player not in self.seat:
             raise _CaseFailure(f"script[{at}]: {player!r} is not a player of the case")
         self._implied_passes(at, entry)
-        if self.checkpoints and self.checkpoints[-1]["after"] == at - 1:
-            # a checkpoint is the state after its entry and what it caused before the next decision (README):
-            # the implied passes up to this entry included
-            self.checkpoints[-1]["state"] = self.project()
+        # a checkpoint is the state after its entry and what it caused before the next decision (README): the
+        # implied passes up to this entry included
+        self.record.refresh(at - 1, self.project())
         taken = self._taken(entry)
         if taken is not None:
             self._outcome(at, entry, taken)
             return
         # a refusal changes nothing: decisions applied in parts (a cast and its targets, the damage of several
         # attackers) are undone whole when a later part is refused
-        snapshot = self.game.state() if kind in ("cast", "cast_transformed", "assign_combat_damage") else None
-        n_events = len(self._step(at))
+        snapshot = self.game.state() if _in_parts(entry) else None
+        n_events = len(self.record.events(at))
         try:
             getattr(self, "_do_" + kind)(at, entry)
         except (_Refused, ValueError, RuntimeError) as exc:
             if snapshot is not None:
                 self.game = self.engine.load_game(snapshot)      # a refusal changes nothing
-            del self._step(at)[n_events:]
+                self.moves += 1
+            del self.record.events(at)[n_events:]
             self._outcome(at, entry, "refused", why=str(exc))
             return
         self._outcome(at, entry, "accepted")
@@ -561,25 +596,7 @@ class _Play:
         return args == value
 
     def _outcome(self, at: int, entry: dict[str, Any], outcome: str, why: str | None = None) -> None:
-        d: dict[str, Any] = {"at": at, "outcome": outcome}
-        self.decisions.append(d)
-        if why:
-            self.why[at] = why
-        ev = ({"kind": "rejected", "args": {"at": at, "player": entry["player"]}} if outcome == "refused" else
-              None if outcome == "not_asked" else
-              {"kind": "decided", "args": {"at": at, "player": entry["player"], "decision": entry["kind"]}})
-        if ev:
-            self._step(at).insert(0, ev)
-        else:
-            self._step(at)
-        self.checkpoints.append({"after": at, "state": self.project()})
-
-    def _step(self, at: int) -> list[dict[str, Any]]:
-        for s in self.steps:
-            if s["after"] == at:
-                return s["events"]
-        self.steps.append({"after": at, "events": []})
-        return self.steps[-1]["events"]
+        self.record.outcome(at, entry, outcome, self.project(), why=why)
 
     def _require(self, seat: int, want: str) -> None:
         w = self.wf()
@@ -752,16 +769,26 @@ class _Play:
 
     # -- events ---------------------------------------------------------------------------------
     def _record(self, at: int, action: str, before: dict[int, dict[str, Any]], events: list[dict[str, Any]]) -> None:
+        events = _conceded(action, events)
         for e in self.game.stack() or []:
             kind = e.get("kind") or {}
-            if kind.get("type") == "TriggeredAbility":
-                self.stack_src[e["id"]] = (e.get("source_id"), _trigger_ability(kind), e.get("controller"))
+            targeted = bool((((kind.get("data") or {}).get("ability") or {}).get("targets")))
+            trigger = kind.get("type") == "TriggeredAbility"
+            self.stack_src[e["id"]] = (e.get("source_id") if trigger else e["id"],
+                                       _trigger_ability(kind) if trigger else None, e.get("controller"), targeted)
         counters = {i: b["counters"] for i, b in before.items()}
-        out = self._step(at)
+        out = self.record.events(at)
         free = any(e["type"] == "EffectResolved" and (e.get("data") or {}).get("kind") == "CastFromZone"
                    for e in events)
-        for e in events:
-            out.extend(self._map(e, counters, free))
+        lives = _lives(events, self.game)
+        done: set[Any] = set()       # the sources whose effect phase reports having run (EffectResolved)
+        for n, e in enumerate(events):
+            d = e.get("data") or {}
+            if e["type"] == "EffectResolved":
+                done.add(d.get("source_id"))
+            elif e["type"] == "ZoneChanged" and d.get("from") == "Stack" and d.get("to") == "Battlefield":
+                done.add(d.get("object_id"))     # a permanent spell resolves into a permanent (608.3)
+            out.extend(self._map(e, counters, free, lives.get(n), done))
             if e["type"] == "GameOver":
                 w = (e.get("data") or {}).get("winner")
                 if isinstance(w, int):
@@ -787,7 +814,8 @@ class _Play:
             return self._card(t.get("data"))
         return None
 
-    def _map(self, e: dict[str, Any], counters: dict[int, dict[str, int]], free: bool) -> list[dict[str, Any]]:
+    def _map(self, e: dict[str, Any], counters: dict[int, dict[str, int]], free: bool, life: int | None,
+             done: set[Any]) -> list[dict[str, Any]]:
         t, d = e["type"], e.get("data") or {}
         ev = []
 
@@ -807,18 +835,24 @@ class _Play:
                 add("cast", card=c, player=self.pid(d["controller"]),
                     face="back" if o.get("transformed") else "front", free=free)
         elif t == "StackResolved":
+            # phase's bookkeeping for anything leaving the stack, resolved or not (game/stack.rs, resolve_top): a
+            # resolution where phase ran the entry's effect (EffectResolved of its source), put the permanent spell
+            # onto the battlefield, or resolved a spell with no target (only a targeted entry can leave without
+            # resolving there); a targeted entry that left with none of these did not resolve (608.2b: all its
+            # targets illegal): the vocabulary's countered ("leaves the stack without resolving")
             i = d.get("object_id")
-            if i in self.stack_src:
-                src, ability, ctrl = self.stack_src[i]
-                c = self._card(src)
-                if c:
-                    args: dict[str, Any] = {"card": c, "player": self.pid(ctrl)}
-                    if ability:
-                        args["ability"] = ability
-                    add("resolved", **args)
-            elif self._card(i):
-                o = self.game.object(i) or {}
-                add("resolved", card=self._card(i), player=self.pid(o.get("controller", 0)))
+            src, ability, ctrl, targeted = self.stack_src.get(i, (i, None, None, False))
+            c = self._card(src)
+            spell = src == i
+            if c and (src in done or i in done or (spell and not targeted)):
+                args: dict[str, Any] = {"card": c}
+                if ctrl is not None:
+                    args["player"] = self.pid(ctrl)
+                if ability:
+                    args["ability"] = ability
+                add("resolved", **args)
+            elif c and targeted:
+                add("countered", card=c)
         elif t == "SpellCountered":
             c = self._card(d.get("object_id"))
             if c:
@@ -828,7 +862,7 @@ class _Play:
             if src and tgt:
                 add("damaged", source=src, target=tgt, amount=d.get("amount"), combat=bool(d.get("is_combat")))
         elif t == "LifeChanged":
-            add("life_changed", player=self.pid(d["player_id"]), amount=d.get("amount"), life=d.get("new_total"))
+            add("life_changed", player=self.pid(d["player_id"]), amount=d.get("amount"), life=life)
         elif t in ("CounterAdded", "CounterRemoved"):
             i = d.get("object_id")
             c = self._card(i)
@@ -875,20 +909,26 @@ class _Play:
 
     # -- the state, projected -----------------------------------------------------------------------
     def project(self) -> dict[str, Any]:
-        s = self.game.state()["state"]
-        objs = s["objects"]
-        combat = s.get("combat") or {}
+        """phase's state in Magic's ``final`` vocabulary (:func:`kit.mtg_card`): each tracked object and player as
+        phase gives it (``Game.object``, ``Game.player``), the combat from the exported state in a combat step only
+        (``Game.state()`` exports the whole game: the costliest call of a case). Made once per state."""
+        if self._projected is None or self._projected[0] != self.moves:
+            self._projected = (self.moves, self._project())
+        return self._projected[1]       # shared by the checkpoints of one state: never changed once made
+
+    def _project(self) -> dict[str, Any]:
+        g = self.game
+        combat = (g.state()["state"].get("combat") or {}) if g.phase in COMBAT_STEPS else {}
         attacking = {a["object_id"]: self._ref(a.get("attack_target")) for a in combat.get("attackers") or []}
         blocking = {int(b): a[0] for b, a in (combat.get("blocker_to_attacker") or {}).items() if a}
         players: dict[str, Any] = {}
-        for pl in s["players"]:
-            p = self.pid(pl["id"])
-            players[p] = {z: [] for z in ("battlefield", "hand", "library", "graveyard", "exile", "stack")}
-            players[p].update(life=pl["life"], lost=bool(pl.get("is_eliminated"))
-                              or (pl.get("status") or {}).get("type") not in (None, "Active"))
+        for seat in range(len(self.players)):
+            pl = g.player(seat)
+            players[self.pid(seat)] = kit.mtg_player(
+                pl["life"], bool(pl.get("is_eliminated")) or (pl.get("status") or {}).get("type") not in (None, "Active"))
         cards: dict[str, Any] = {}
         for i, cid in self.oid.items():
-            o = objs.get(str(i))
+            o = g.object(i)
             if o is None:
                 continue
             zone = ZONES.get(o["zone"], o["zone"].lower())
@@ -896,33 +936,23 @@ class _Play:
             players[holder][zone].append(cid)
             ct = o.get("card_types") or {}
             back = bool(o.get("transformed"))
-            d = self.cards_def.get(self._card_name(cid), {})
+            d = self.faces[cid]
             face_d = d.get("back", d) if back else d
             prot = [a.get("value") for a in o.get("chosen_attributes") or [] if a.get("type") == "Player"]
             att = o.get("attached_to")
-            cards[cid] = {
-                "zone": zone, "owner": self.pid(o["owner"]), "controller": self.pid(o["controller"]),
-                "face": "back" if back else "front",
-                "types": [x.lower() for x in ct.get("core_types", [])], "subtypes": list(ct.get("subtypes", [])),
-                "tapped": bool(o.get("tapped")),
-                "defense": (o.get("counters") or {}).get("defense", 0) if zone == "battlefield"
+            cards[cid] = kit.mtg_card(
+                zone=zone, owner=self.pid(o["owner"]), controller=self.pid(o["controller"]),
+                face="back" if back else "front",
+                types=[x.lower() for x in ct.get("core_types", [])], subtypes=ct.get("subtypes", []),
+                tapped=bool(o.get("tapped")),
+                defense=(o.get("counters") or {}).get("defense", 0) if zone == "battlefield"
                 else face_d.get("defense") or 0,
-                "protector": self.pid(prot[0]) if prot and zone == "battlefield" else None,
-                "attacking": attacking.get(i), "blocking": self._card(blocking.get(i)),
-                "attached_to": self._ref(att) if att else None, "damage": o.get("damage_marked") or 0,
-                "counters": {_counter_kind(k): v for k, v in (o.get("counters") or {}).items() if v},
-                "power": o.get("power") or 0, "toughness": o.get("toughness") or 0,
-            }
+                protector=self.pid(prot[0]) if prot and zone == "battlefield" else None,
+                attacking=attacking.get(i), blocking=self._card(blocking.get(i)),
+                attached_to=self._ref(att) if att else None, damage=o.get("damage_marked") or 0,
+                counters={_counter_kind(k): v for k, v in (o.get("counters") or {}).items() if v},
+                power=o.get("power") or 0, toughness=o.get("toughness") or 0)
         return {"players": players, "cards": cards}
-
-    def _card_name(self, cid: str) -> str | None:
-        for pdata in self.setup["players"].values():
-            for content in pdata.values():
-                if isinstance(content, list):
-                    for cs in content:
-                        if cs.get("id") == cid:
-                            return cs.get("card")
-        return None
 
 
 class _Refused(OracleError):
@@ -935,6 +965,90 @@ COUNTER_KINDS = {"P1P1": "+1/+1", "M1M1": "-1/-1"}
 
 def _counter_kind(kind: Any) -> Any:
     return COUNTER_KINDS.get(kind, kind)
+
+
+def _faces(board: kit.Layout, pool: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Case id -> the card phase is given for it: its card-pool entry; for a card whose setup sets its power,
+    toughness or added abilities, a face written for the case, named ``<card> (<id>)`` (phase's
+    ``Engine.load_game`` rehydrates every object's printed characteristics from its card, so a stat edited in
+    the state would not hold); an anonymous card, the filler."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in board.cards():
+        if c.anonymous:
+            out[c.id] = {"name": phase_cards.FILLER, "types": ["land"], "subtypes": ["Plains"]}
+            continue
+        d = pool.get(c.card)
+        if d is None:
+            raise _CaseFailure(f"{c.id}: card {c.card!r} is not among the request's cards")
+        own = {k: c.spec[k] for k in ("power", "toughness") if c.spec.get(k) is not None}
+        if c.spec.get("abilities"):
+            own["abilities"] = [*d.get("abilities", []), *c.spec["abilities"]]
+        if own:
+            if d.get("back"):
+                raise CannotSetUp(f"{c.id}: a stat or ability set by the case on a double-faced card is not "
+                                  f"written as a face for phase.rs")
+            d = {**d, **own, "name": f"{d['name']} ({c.id})"}
+        out[c.id] = d
+    return out
+
+
+def _turn_over(o: dict[str, Any], cid: str) -> None:
+    """A card set up back face up (712.8d): its two faces swapped in the exported state, as phase's own transform
+    leaves them (``transformed``, the front face kept as the ``back_face`` snapshot); ``Engine.load_game`` then
+    rehydrates each face from its printed reference."""
+    back = o.get("back_face")
+    if not back or not back.get("printed_ref") or not o.get("printed_ref"):
+        raise CannotSetUp(f"{cid}: phase.rs gives its card no back face to set it up on")
+    o["printed_ref"], back["printed_ref"] = back["printed_ref"], o["printed_ref"]
+    o["name"], back["name"] = back["name"], o["name"]
+    back["is_swap_snapshot"] = True
+    o["transformed"] = True
+
+
+def _in_parts(entry: dict[str, Any]) -> bool:
+    """Can phase take a part of this decision and refuse a later one? A cast (its targets come after the
+    ``CastSpell``, and phase may ask for more or fewer than the script gives), a Siege cast transformed, the damage
+    of several attackers. Only then is the game saved first (``Game.state()`` exports the whole game)."""
+    if entry["kind"] in ("cast", "cast_transformed"):
+        return True
+    args = entry.get("args")
+    return entry["kind"] == "assign_combat_damage" and not (isinstance(args, dict) and len(args) == 1)
+
+
+def _conceded(action: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """104.3a: "A player who concedes leaves the game immediately. That player loses the game." phase plays its
+    ``Concede`` action as that player's elimination (``game/engine.rs``: ``eliminate_player``), which reports
+    ``PlayerEliminated`` and no ``PlayerLost`` (that event comes only from a state-based action): its record of the
+    loss is the elimination. So the elimination answering a ``Concede`` is read as the loss, then the leaving."""
+    if action != "Concede":
+        return events
+    lost = {(e.get("data") or {}).get("player_id") for e in events if e["type"] == "PlayerLost"}
+    out: list[dict[str, Any]] = []
+    for e in events:
+        p = (e.get("data") or {}).get("player_id")
+        if e["type"] == "PlayerEliminated" and p not in lost:
+            out.append({"type": "PlayerLost", "data": {"player_id": p}})
+            lost.add(p)
+        out.append(e)
+    return out
+
+
+def _lives(events: list[dict[str, Any]], game: Any) -> dict[int, int]:
+    """Index of each ``LifeChanged`` event -> the player's life after it, worked back from the life phase's state
+    gives after the action (phase-python 0.103 puts ``new_total`` in the event; 0.77 and 0.83 do not)."""
+    out: dict[int, int] = {}
+    now: dict[int, int] = {}
+    for n in range(len(events) - 1, -1, -1):
+        e = events[n]
+        if e["type"] != "LifeChanged":
+            continue
+        d = e.get("data") or {}
+        p = d["player_id"]
+        if p not in now:
+            now[p] = int(game.player(p)["life"])
+        out[n] = now[p]
+        now[p] -= int(d.get("amount") or 0)
+    return out
 
 
 def _trigger_ability(kind: dict[str, Any]) -> str | None:
@@ -955,7 +1069,8 @@ class PhaseRs:
 
     def hello(self) -> Hello:
         fields: dict[str, Any] = {
-            "protocol_version": 2, "engine": {"name": "phase.rs", "version": f"phase-python {PHASE_VERSION}"},
+            "protocol_version": 2,
+            "engine": {"name": "phase.rs", "version": f"{DISTRIBUTION} {kit.installed_version(DISTRIBUTION)}"},
             "games": ["mtg"], "capabilities": [], "abilities": {"mtg": ABILITIES},
             "observation": "steps", "reason_codes": False, "events": {"mtg": EVENTS},
         }
@@ -966,18 +1081,17 @@ class PhaseRs:
 
     def play(self, request: CaseRequest) -> dict[str, Any]:
         """The whole protocol-2 reply as a dict."""
+        """The whole protocol-2 reply as a dict. A case the adapter cannot give phase raises :class:`CannotSetUp`
+        (the runner's ``skip``, with the reason); an adapter that cannot follow the script answers an ``error``."""
         play = _Play(self.phase, request)
         try:
             play.start()
             for at, entry in enumerate(request.script):
                 play.decide(at, entry)
             play.finish()
-        except (_CaseFailure, phase_cards.UnsupportedCard) as exc:
+        except _CaseFailure as exc:
             return {"id": request.id, "error": str(exc)}
-        final = play.project()
-        return {"id": request.id, "final": final, "winner": play.winner, "decisions": play.decisions,
-                "checkpoints": play.checkpoints, "steps": [s for s in play.steps if s["events"] or s["after"] >= 0],
-                "why": play.why}
+        return play.record.reply(request.id, play.project(), play.winner)
 
     def close(self) -> None:
         pass

@@ -161,6 +161,7 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
             continue
         divergence = check.run(ctx)
         if divergence is not None:
+            divergence = _earlier_state(ctx, divergence)
             break
     if divergence is not None:
         status = "fail"
@@ -169,6 +170,21 @@ def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask |
     else:
         status = "pass"
     return Comparison(status, divergence, list(dict.fromkeys(ctx.asserted)), executed, ctx.unchecked, obs.level)
+
+
+def _earlier_state(ctx: Ctx, div: Divergence) -> Divergence:
+    """A decision that differs (decision M) is the first divergence unless the state after an earlier decision
+    N < M already differed (``after``, level checkpoints): that one came first."""
+    if div.what != "rejection" or div.index is None or not ctx.case.expect.after \
+            or not at_least(ctx.obs.level, "checkpoints"):
+        return div
+    before = [a for a in ctx.case.expect.after if a.decision < div.index]
+    if not before:
+        return div
+    probe = Ctx(ctx.case.model_copy(update={"expect": ctx.case.expect.model_copy(update={"after": before})}),
+                ctx.obs, ctx.ask)
+    earlier = check_after(probe)
+    return earlier if earlier is not None else div
 
 
 def reads(case: Case) -> set[str]:
@@ -238,55 +254,82 @@ def check_rejections(ctx: Ctx) -> Divergence | None:
         for i in range(len(case.expect.rejected)):
             ctx.not_checkable(f"rejected[{i}]", "final", "the reply has no decisions (each script entry's outcome)")
         return None
-    refused = sorted((d for d in obs.decisions.values() if d.outcome == "refused"), key=lambda d: d.at)
-    if trace:  # in trace order, as the engine refused them
-        order = [e.args["at"] for e in trace if e.kind == "rejected"]
-        refused.sort(key=lambda d: order.index(d.at) if d.at in order else len(order))
-    for d in refused:
-        at = d.at
-        hit = _entry_of(trace, "rejected", at)
-        here = _context(trace, hit[1].moment) if hit else []
-        actual = hit[1].args if hit else d.model_dump(exclude_none=True)
+    refused = {d.at: d for d in obs.decisions.values() if d.outcome == "refused"}
+    in_events: dict[int, tuple[str, str | None]] = {}
+    for label, at, reason in _rejections_in_events(case):
         if at not in expected:
-            return Divergence(what="rejection", index=at, expected=f"decision {at} accepted", actual=actual,
-                              context=here, message=f"decision {at} ({_decision(case, at)}) was refused with "
-                                                    f"{_j(d.reason)}, but the case expects it to be accepted")
-        i, reason = expected[at]
-        ctx.checked += 1
-        if not obs.reason_codes:
-            ctx.not_checkable(f"rejected[{i}].reason", "reason_codes",
-                              f"the engine refuses without the vocabulary's reason codes; decision {at} was "
-                              f"checked as refused, not for reason {_j(reason)}")
-        elif d.reason != reason:
-            return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason}, actual=actual,
-                              context=here, message=f"decision {at} was refused with reason {_j(d.reason)}, "
-                                                    f"expected {_j(reason)}")
-        div = _unchanged_after_refusal(ctx, i, at, hit)
+            in_events.setdefault(at, (label, reason))
+    # decision by decision, in script order: the first decision whose outcome differs from the case's is the
+    # first divergence (an accepted decision the case expects refused comes before the refusals it caused)
+    for at in sorted({*refused, *expected, *in_events}):
+        d = refused.get(at)
+        if d is not None:
+            div = _check_refused(ctx, d, expected)
+        elif at in expected:
+            div = _check_expected_refusal(ctx, at, *expected[at])
+        else:  # a refusal the case writes only among its events
+            label, reason = in_events[at]
+            outcome = obs.outcome(at)
+            if outcome in ("automatic", "not_asked"):
+                div = _ask_legality(ctx, label, at, reason, outcome)
+            elif outcome == "accepted":
+                ctx.checked += 1
+                div = _accepted_not_refused(ctx, at, reason)
+            else:
+                div = None
         if div is not None:
             return div
-        if hit and hit[1].clause:
-            ctx.asserted.append(hit[1].clause)
-    for label, at, reason in _rejections_in_events(case):   # refusals the case writes only among its events
-        if at not in expected and obs.outcome(at) in ("automatic", "not_asked"):
-            div = _ask_legality(ctx, label, at, reason, obs.outcome(at))
-            if div is not None:
-                return div
-    for at, (i, reason) in expected.items():
-        outcome = obs.outcome(at)
-        if outcome == "refused":
-            continue
-        if outcome in ("automatic", "not_asked"):
-            div = _ask_legality(ctx, f"rejected[{i}]", at, reason, outcome)
-            if div is not None:
-                return div
-            continue
-        accepted = _entry_of(trace, "decided", at)
-        return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason},
-                          actual=accepted[1].args if accepted else outcome or "decision never reached",
-                          context=_context(trace, accepted[1].moment if accepted else None),
-                          message=f"decision {at} ({_decision(case, at)}) should be refused with "
-                                  f"{_j(reason)}, but it was " + ("accepted" if outcome else "never reached"))
     return None
+
+
+def _check_refused(ctx: Ctx, d: Any, expected: dict[int, tuple[int, str]]) -> Divergence | None:
+    """A decision the engine refused: the case must expect that refusal, with that reason (when the engine
+    has reason codes), and the refusal must change nothing."""
+    case, obs, trace = ctx.case, ctx.obs, ctx.trace
+    at = d.at
+    hit = _entry_of(trace, "rejected", at)
+    here = _context(trace, hit[1].moment) if hit else []
+    actual = hit[1].args if hit else d.model_dump(exclude_none=True)
+    if at not in expected:
+        return Divergence(what="rejection", index=at, expected=f"decision {at} accepted", actual=actual,
+                          context=here, message=f"decision {at} ({_decision(case, at)}) was refused with "
+                                                f"{_j(d.reason)}, but the case expects it to be accepted")
+    i, reason = expected[at]
+    ctx.checked += 1
+    if not obs.reason_codes:
+        ctx.not_checkable(f"rejected[{i}].reason", "reason_codes",
+                          f"the engine refuses without the vocabulary's reason codes; decision {at} was "
+                          f"checked as refused, not for reason {_j(reason)}")
+    elif d.reason != reason:
+        return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason}, actual=actual,
+                          context=here, message=f"decision {at} was refused with reason {_j(d.reason)}, "
+                                                f"expected {_j(reason)}")
+    div = _unchanged_after_refusal(ctx, i, at, hit)
+    if div is not None:
+        return div
+    if hit and hit[1].clause:
+        ctx.asserted.append(hit[1].clause)
+    return None
+
+
+def _check_expected_refusal(ctx: Ctx, at: int, i: int, reason: str) -> Divergence | None:
+    """A refusal the case expects on a decision the engine did not refuse: accepted (a divergence), taken
+    automatically or never asked (the legality query), or never reached."""
+    outcome = ctx.obs.outcome(at)
+    if outcome in ("automatic", "not_asked"):
+        return _ask_legality(ctx, f"rejected[{i}]", at, reason, outcome)
+    return _accepted_not_refused(ctx, at, reason)
+
+
+def _accepted_not_refused(ctx: Ctx, at: int, reason: str | None) -> Divergence:
+    case, obs, trace = ctx.case, ctx.obs, ctx.trace
+    outcome = obs.outcome(at)
+    accepted = _entry_of(trace, "decided", at)
+    return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason},
+                      actual=accepted[1].args if accepted else outcome or "decision never reached",
+                      context=_context(trace, accepted[1].moment if accepted else None),
+                      message=f"decision {at} ({_decision(case, at)}) should be refused with "
+                              f"{_j(reason)}, but it was " + ("accepted" if outcome else "never reached"))
 
 
 def _unchanged_after_refusal(ctx: Ctx, i: int, at: int, hit: tuple[int, TraceEntry] | None) -> Divergence | None:

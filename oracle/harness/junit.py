@@ -1,5 +1,11 @@
 """``--junit FILE``: JUnit XML for CI. One ``testsuite`` per game, one ``testcase`` per case; a failure's
-message is the first divergence, its text the ruling and the expected and actual moments."""
+message is the first divergence, its text the ruling and the expected and actual moments.
+
+With a baseline, a case that fails (or errs) as its baseline expects is not a ``<failure>``: it is
+``<skipped type="expected-failure" message="expected fail: REASON (BUG)">`` holding the failure's detail, as
+pytest's junitxml writes an xfail (``<skipped type="pytest.xfail">``), and counts as skipped. A case
+that passes although the baseline expects it to fail passes (as a non-strict XPASS does), with a property
+``tcg-oracle.baseline`` saying what was expected."""
 
 from __future__ import annotations
 
@@ -9,8 +15,13 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ..model import CaseResult, Results
 from ..outputs import write_atomic
+
+if TYPE_CHECKING:
+    from ..baseline import Baseline
 
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -44,29 +55,46 @@ def not_checkable_reason(c: CaseResult) -> str:
         f"not checkable at level {c.level or '?'}"
 
 
-def to_xml(results: Results) -> ET.Element:
+def to_xml(results: Results, baseline: Baseline | None = None) -> ET.Element:
     root = ET.Element("testsuites", name=f"tcg-oracle {results.engine.name} {results.engine.version}")
     games: dict[str, list[CaseResult]] = {}
     for c in results.cases:
         games.setdefault(c.game, []).append(c)
+    seen: dict[str, int] = {}
+    for c in results.cases:
+        seen[c.id] = seen.get(c.id, 0) + 1
+
+    def expected(c: CaseResult):
+        return baseline.expected_failure(c.id, c.status) if baseline is not None else None
+
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for game, cases in games.items():
-        counts = {"tests": len(cases), "failures": sum(c.status == "fail" for c in cases),
-                  "errors": sum(c.status == "error" for c in cases),
-                  "skipped": sum(c.status in ("skip", "not_checkable") for c in cases)}
+        counts = {"tests": len(cases), "failures": sum(c.status == "fail" and not expected(c) for c in cases),
+                  "errors": sum(c.status == "error" and not expected(c) for c in cases),
+                  "skipped": sum(c.status in ("skip", "not_checkable") or bool(expected(c)) for c in cases)}
         for k, v in counts.items():
             totals[k] += v
         suite = ET.SubElement(root, "testsuite", name=f"tcg-oracle.{game}",
                               time=f"{sum(c.duration for c in cases):.6f}",
                               **{k: str(v) for k, v in counts.items()})
         for c in cases:
-            tc = ET.SubElement(suite, "testcase", classname=f"tcg-oracle.{game}", name=_clean(c.id),
+            name = c.id if seen[c.id] == 1 or not c.ruleset else f"{c.id} [{c.ruleset}]"  # one per edition
+            tc = ET.SubElement(suite, "testcase", classname=f"tcg-oracle.{game}", name=_clean(name),
                                time=f"{c.duration:.6f}")
             if c.file:
                 tc.set("file", _clean(c.file))
                 if c.line:
                     tc.set("line", str(c.line))
-            if c.status == "fail":
+            exp = expected(c)
+            if exp is not None:
+                ET.SubElement(tc, "skipped", type="expected-failure", message=_clean(exp.describe())
+                              ).text = _detail(c)
+            elif c.status == "pass" and baseline is not None and \
+                    (was := baseline.expectation(c.id)) is not None and was.status in ("fail", "error"):
+                props = ET.SubElement(tc, "properties")
+                ET.SubElement(props, "property", name="tcg-oracle.baseline",
+                              value=_clean(f"newly passing; {was.describe()}"))
+            elif c.status == "fail":
                 msg = c.divergence.message if c.divergence else "failed"
                 ET.SubElement(tc, "failure", message=_clean(msg), type=c.divergence.what if c.divergence else "fail"
                               ).text = _detail(c)
@@ -82,8 +110,8 @@ def to_xml(results: Results) -> ET.Element:
     return root
 
 
-def write_junit(results: Results, path: Path) -> Path:
-    tree = ET.ElementTree(to_xml(results))
+def write_junit(results: Results, path: Path, baseline: Baseline | None = None) -> Path:
+    tree = ET.ElementTree(to_xml(results, baseline))
     ET.indent(tree)
     buf = io.BytesIO()
     tree.write(buf, encoding="utf-8", xml_declaration=True)

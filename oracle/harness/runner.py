@@ -1,21 +1,23 @@
 """Run cases on an engine and collect results.
 
 A broken case file costs its cases (status ``error``), never the run; an engine error on one case
-costs that case; Ctrl-C returns what was run so far, marked ``partial``.
+costs that case. Ctrl-C (or a stop signal, :mod:`oracle.signals`) stops the run: :func:`run_suite` raises the
+``KeyboardInterrupt`` on, carrying what was run so far as ``exc.results`` (marked ``partial``), so a script
+embedding it stops as Ctrl-C asks and the CLI writes those partial results.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from contextlib import nullcontext
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
 from .. import __version__
-from ..errors import CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
+from ..errors import CannotSetUp, CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
 from ..loader import LoadedCase, Suite, load_catalog
-from ..model import CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest, Results
+from ..model import (ALL_RULESETS, CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest,
+                     Results)
 from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
@@ -26,6 +28,15 @@ from .stored import stored_divergence, stored_trace
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def choose_rulesets(lc: LoadedCase, wanted: str | None) -> tuple[list[str], str | None]:
+    """The editions to play the case under, and the skip reason when none: ``--ruleset all``, each edition
+    the case holds for; else the one :func:`choose_ruleset` picks."""
+    if wanted == ALL_RULESETS:
+        return list(lc.case.rulesets), None
+    rs, skip = choose_ruleset(lc, wanted)
+    return ([rs] if rs is not None else []), skip
 
 
 def choose_ruleset(lc: LoadedCase, wanted: str | None) -> tuple[str | None, str | None]:
@@ -89,6 +100,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
             reply = engine.run_case(request, timeout=timeout)
     except EngineStartError:
         raise
+    except CannotSetUp as exc:  # the engine cannot be given this case: not checkable there, with the reason
+        return CaseResult(status="skip", skip_reason=f"cannot be set up on {engine_name}: {trim_text(str(exc))}",
+                          duration=time.perf_counter() - start, **base)
     except ScriptError as exc:
         return CaseResult(status="error", error=f"script: {exc}", duration=time.perf_counter() - start, **base)
     except OracleError as exc:
@@ -96,6 +110,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     except Exception as exc:  # an in-process engine's bug costs its case, not the run
         return CaseResult(status="error", error=error_text(exc), duration=time.perf_counter() - start, **base)
     duration = time.perf_counter() - start
+    skip = getattr(reply, "skip", None)  # in-process engines may build replies without the field
+    if skip and not reply.error:  # the engine cannot be set up for the case: skip with its reason
+        return CaseResult(status="skip", skip_reason=trim_text(skip), duration=duration, **base)
     if reply.error:
         return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
@@ -105,9 +122,10 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
                           trace=stored_trace(reply.trace) if keep_trace else None, **base)
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
     verdict = compare(case, reply, hello, ask, unshown=unshown)
+    shown = list(reply.decisions) if reply.decisions is not None and hello.observation != "trace" else None
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
                       divergence=stored_divergence(verdict.divergence), duration=duration,
-                      unchecked=verdict.unchecked,
+                      unchecked=verdict.unchecked, decisions=shown,
                       trace=stored_trace(reply.trace) if keep_trace else None, **base)
 
 
@@ -134,16 +152,18 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
                                   status="error", error="\n".join(map(str, errs)), file=err.path, line=err.line))
     plan = []
     for n, lc in cases:
-        rs, skip = choose_ruleset(lc, ruleset)
-        plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name)))
+        editions, skip = choose_rulesets(lc, ruleset)
+        for rs in editions or [ruleset if skip else None]:  # a skip for the ruleset: that ruleset's result
+            plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name), bool(skip)))
     ahead = Ahead(engine, lambda i: None if plan[i][3] else case_request(plan[i][1], plan[i][2], hello),
                   len(plan))
     try:
-        for at, (n, lc, rs, skip) in enumerate(plan):
+        for at, (n, lc, rs, skip, not_held) in enumerate(plan):
             if skip:
                 res = CaseResult(id=lc.case.id, game=lc.case.game, status="skip", skip_reason=skip,
                                  rules=list(lc.case.rules), file=lc.path, line=lc.line, title=lc.case.title,
-                                 engine=info.name, order=n)
+                                 engine=info.name, order=n, ruleset=rs,
+                                 holds_for=list(lc.case.rulesets) if not_held else None)
             else:
                 try:
                     request = ahead.send_after(at)
@@ -158,9 +178,11 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
             results.append(res)
             if on_result:
                 on_result(res)
-    except KeyboardInterrupt:
-        partial = True
-        print("interrupted: writing partial results", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # raised on, with the cases run so far: the caller decides what to keep
+        exc.results = Results(engine=info, ruleset=ruleset, suite_version=__version__,  # type: ignore[attr-defined]
+                              started=started, finished=now(), partial=True, command=command, cases=results,
+                              summary=Results.count(results))
+        raise
     out = Results(engine=info, ruleset=ruleset, suite_version=__version__, started=started, finished=now(),
                   partial=partial, command=command, cases=results, summary=Results.count(results))
     if aborted is not None:

@@ -119,20 +119,25 @@ def _attack(*, block_first: bool = False, gone_target_wins: bool = False) -> Any
         def attack(st: Any, script: Any, card: Any, target: str, at_player: bool, start: str | None = None) -> None:
             """The reference's attack with one reading changed."""
             defender = st.opponent(st.active)
-            st.attacker = card.id
+            st.attacker, st.target = card.id, target
             if start is None:
                 declare = ("duelmasters:N1" if card.entered_this_turn else ("duelmasters:A1" if at_player else "duelmasters:C1"))
                 with st.trace.simultaneous():
                     g["tap"](st, card.id, declare)
                     st.trace.emit("attacked", declare, card=card.id, target=target)
             triggers = start in (None, "attack_triggers")
+
+            def attack_triggers() -> None:
+                watchers = g["creatures"](st, defender)
+                g["fire"](st, script, g["collect"]([card], "on_attack") + g["collect"](watchers, "opponent_creature_attacks"),
+                          ("duelmasters:A2" if at_player else "duelmasters:C2"))
             if block_first:  # read: the defender decides the block before the attack triggers
                 blocker = g["block_step"](st, script, card, defender, ("duelmasters:A3" if at_player else "duelmasters:C3"))
                 if triggers:
-                    g["fire"](st, script, g["collect"]([card], "on_attack"), ("duelmasters:A2" if at_player else "duelmasters:C2"))
+                    attack_triggers()
             else:
                 if triggers:
-                    g["fire"](st, script, g["collect"]([card], "on_attack"), ("duelmasters:A2" if at_player else "duelmasters:C2"))
+                    attack_triggers()
                 blocker = g["block_step"](st, script, card, defender, ("duelmasters:A3" if at_player else "duelmasters:C3"))
             if blocker is not None:
                 g["blocked"](st, script, card, blocker)
@@ -154,9 +159,22 @@ def _attack(*, block_first: bool = False, gone_target_wins: bool = False) -> Any
             st.trace.emit("attack_ended", end, card=card.id)
             if at_player and card.has("after_attack_destroy"):
                 g["destroy"](st, [card.id], "duelmasters:N8")
-            st.attacker, st.shield_chosen = None, False
+            st.chosen_last = st.shield_chosen
+            g["end_of_battle"](st)
+            st.attacker, st.target, st.shield_chosen = None, None, False
         return attack
     return make
+
+
+def _unblocked_on_creature(original: Any) -> Any:
+    g = original.__globals__
+
+    def battle(st: Any, script: Any, a: Any, b: Any, *, won: str, lost: str) -> Any:
+        if a.id == st.attacker and b.id == st.target:  # read: ※6's effects fire on any unblocked attack
+            g["fire"](st, script, g["collect"]([a], "on_unblocked"), "duelmasters:U1",
+                      clause_of=lambda t: ("duelmasters:N6", "duelmasters:U1"))
+        return original(st, script, a, b, won=won, lost=lost)
+    return battle
 
 
 def _blocker_trigger_first(original: Any) -> Any:
@@ -280,6 +298,11 @@ MUTANTS: tuple[Mutant, ...] = (
            "※９：アタックトリガーなどで指定したクリーチャーが破壊されていた場合、ここで攻撃は終了になります。",
            "when the attacked creature left, the attacker wins the battle by default (its win effects trigger)",
            (Patch(R + "attack", _attack(gone_target_wins=True)),)),
+    Mutant("dm-unblocked-effect-on-creature-attack", "duelmasters", "duelmasters:U1",
+           "まず、「このクリーチャーが相手プレイヤーを攻撃してブロックされなかった時～^※６」の効果を解決します。",
+           "a 「相手プレイヤーを攻撃してブロックされなかった時」 effect also triggers when an attack on a creature is not "
+           "blocked (before the battle)",
+           (Patch(R + "battle", _unblocked_on_creature),)),
     Mutant("dm-blocker-trigger-first", "duelmasters", "duelmasters:B2",
            "その後、相手ブロッカーの、「このクリーチャーがブロックしたとき～^※４」の効果を解決します。",
            "the blocker's 「ブロックしたとき」 resolves before the attacker's 「攻撃してブロックされたとき」",

@@ -235,6 +235,12 @@ def _guardian_always_zero(original: Any) -> Any:
     return battle_power
 
 
+def _guardian_printed_power(original: Any) -> Any:
+    def battle_power(self: Any, card: Any) -> int:
+        return self.power(card)  # read: a guardian fights at the power it has, not as 0
+    return battle_power
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("ijinden-tie-destroys-attacker-only", "ijinden", "ijinden:D1",
            "異なる場合は大きい方が勝ちで小さい方が負け、同じ場合はどちらも負けになる。",
@@ -258,6 +264,10 @@ MUTANTS: tuple[Mutant, ...] = (
            "every guardian counts 0 in battle, even one that 円形闘技場 makes a power-3000 Ijin (the reference "
            "follows the catalog's reading ijinden:assume.arena-guardian-power: it battles as the Ijin it is)",
            (Patch(S + "battle_power", _guardian_always_zero),)),
+    Mutant("ijinden-guardian-fights-at-its-power", "ijinden", "ijinden:D1",
+           "ガーディアンのパワーは0と見なす。",
+           "a guardian fights at the power it has (printed or set), not as 0",
+           (Patch(S + "battle_power", _guardian_printed_power),)),
     Mutant("ijinden-attack-plus-after-attacker", "ijinden", "ijinden:A2",
            "A2 と A3 の前後関係、すなわち「アタック+XXXX」が有効になってからイジンがアタッカーになることに注意せよ。",
            "attack+ takes effect only after the Ijin became an attacker, so 足利義満's 航海 misses a 2000+1000 attacker",

@@ -109,9 +109,9 @@ def fuzz(mutant: Mutant, examples: int = FUZZ_EXAMPLES, seed: int = FUZZ_SEED) -
     again = f"`tcg-oracle fuzz --game {mutant.game} --engine mutant:{mutant.name} --seed {seed} --examples {examples}`"
     if outcome.failure is not None:
         return f"a generated case fails: {(outcome.message or '').removeprefix('fail:').strip()} ({again} writes it)"
-    errors = outcome.stats.tally.errors
+    errors = [k for k in outcome.stats.tally.errors if k.startswith("error: ")]
     if errors:  # fuzz counts an error as not run, not a disagreement; on a mutant it is a broken mutant
-        raise EngineError(f"a generated case errs on the mutant: {next(iter(errors))} ({again} shows it)")
+        raise EngineError(f"a generated case errs on the mutant: {errors[0]} ({again} shows it)")
     return None
 
 

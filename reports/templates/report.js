@@ -110,17 +110,22 @@
   // ---- case list ------------------------------------------------------------------------------
   function statusBadge(r, tip) {
     if (!r) return h("span", {class: "muted", title: "not run on this engine"}, "—");
+    if (r.xf) return h("span", {class: "st xfail", title: "expected " + r.s + " (the baseline)" + (r.xf[0] ? ": " + r.xf[0] : "") + (r.xf[1] ? " · " + r.xf[1] : "")}, "expected " + r.s);
     return h("span", {class: "st " + r.s + (r.reg ? " reg" : ""), title: tip || (r.reg ? (r.was ? "regression: the baseline expects " + r.was : "regression: a new case, not in the baseline, that " + (r.s === "error" ? "errs" : "fails")) : r.s)}, r.s);
   }
   function row(i) {
     var c = C[i];
     var tr = h("tr", {class: "row" + (open[i] ? " open" : ""), "data-id": c.id, "data-status": c.runs.map(function (r) { return r ? r.s : "none"; }).join(" ")});
     c.runs.forEach(function (r) { tr.appendChild(h("td", {class: "eng"}, statusBadge(r))); });
-    tr.appendChild(h("td", {class: "id"}, c.id, h("div", {class: "small muted"}, c.game)));
+    tr.appendChild(h("td", {class: "id"}, c.id, " ", permalink(c, "🔗"), h("div", {class: "small muted"}, c.game)));
     tr.appendChild(h("td", {class: "title"}, c.title));
     tr.appendChild(h("td", {class: "rules"}, c.rules.join(" ")));
     tr.addEventListener("click", function () { toggle(i, tr); });
     return tr;
+  }
+  function permalink(c, text) {  // #case=ID: this case alone, opened (the fragment syntax: docs/report.md)
+    return h("a", {class: "permalink", href: "#case=" + encodeURIComponent(c.id), title: "link to this case (#case=" + c.id + ")",
+      onclick: function (ev) { ev.stopPropagation(); }}, text);
   }
   function toggle(i, tr) {
     if (open[i]) {
@@ -231,11 +236,37 @@
     if (!trace) body.appendChild(h("tr", null, h("td", {colspan: 3, class: "muted"}, "no trace recorded")));
     return h("table", {class: "trace"}, h("thead", null, h("tr", null, h("th", null, "m"), h("th", null, "expected"), h("th", null, "actual (" + (r.tr !== undefined ? "whole trace" : "around the divergence") + ")"))), body);
   }
+  function decisionTable(r) {  // an engine below level trace: each decision as it reported it
+    return h("table", {class: "trace decisions"},
+      h("thead", null, h("tr", null, ["decision", "who", "what", "expected", "engine (level " + r.lv + ")"].map(function (t) { return h("th", null, t); }))),
+      h("tbody", null, r.dec.map(function (d) {
+        return h("tr", {class: d[5] ? "diverged" : (d[4] === "not reported" ? "" : "matched")},
+          h("td", {class: "m"}, d[0]), h("td", null, d[1]), h("td", null, h("code", null, d[2])), h("td", null, d[3]),
+          h("td", null, d[5] ? h("span", {class: "mark"}, "✗ ") : null, d[4]));
+      })));
+  }
+  function levelEvents(c, r) {  // expected events of an engine that sends no trace: never "not in the trace"
+    var exp = (c.expect && c.expect.moments) || [];
+    if (!exp.length) return null;
+    var steps = r.lv === "steps", div = r.div && r.div.what === "moment" ? r.div.index : -1;
+    return h("table", {class: "trace"},
+      h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, "expected"), h("th", null, "at level " + r.lv))),
+      h("tbody", null, exp.map(function (m, i) {
+        var decision = m.every(function (e) { return e[0] === "decided" || e[0] === "rejected"; });
+        var note = decision && r.dec ? "a decision: checked in the Decisions table above" :
+          !steps ? "not checkable at level " + r.lv + " (the engine reports no events)" :
+          i === div ? "✗ first divergence: its events did not all happen in one step" :
+            div >= 0 && i > div ? "not reached (the case failed before)" : "checked against the engine's steps";
+        return h("tr", {class: i === div ? "diverged" : steps && (div < 0 || i < div) ? "matched" : "unc"},
+          h("td", {class: "m"}, i), h("td", {class: "exp"}, m.map(function (e) { return ev(e[0], e[1]); })),
+          h("td", {class: "act muted"}, note));
+      })));
+  }
   function endState(c, r) {
     var ex = c.expect || {}, rows = [];
     if ("winner" in ex) {
       var won = (r.tr !== undefined ? tr(r.tr) : []).filter(function (e) { return e[1] === "won"; }).map(function (e) { return e[2].player; });
-      rows.push(h("dt", null, "winner"), h("dd", null, "expected " + val(ex.winner) + " · actual " + (r.tr !== undefined ? (won.length ? won.join(", ") : "none") : "?")));
+      rows.push(h("dt", null, "winner"), h("dd", null, "expected " + val(ex.winner) + (r.lv ? " (the engine's winner is checked at level " + r.lv + ": see the verdict above)" : " · actual " + (r.tr !== undefined ? (won.length ? won.join(", ") : "none") : "?"))));
     }
     if (ex.final) rows.push(h("dt", null, "final (expected)"), h("dd", null, h("code", null, JSON.stringify(ex.final))));
     if (ex.absent) rows.push(h("dt", null, "absent anywhere (expected)"), h("dd", null, h("code", null, JSON.stringify(ex.absent))));
@@ -267,7 +298,9 @@
   function runBlock(c, r, ei) {
     var e = E[ei];
     if (!r) return h("div", {class: "runhead"}, h("h4", null, e.key), h("span", {class: "muted"}, "not run on this engine"));
-    var msg = r.div ? h("div", {class: "msg fail"}, r.div.message) : r.err ? h("div", {class: "msg error"}, r.err) :
+    var xf = r.xf ? h("div", {class: "msg xfail"}, "expected " + r.s + " (the baseline)" + (r.xf[0] ? ": " + r.xf[0] : ""),
+      r.xf[1] ? [" · bug ", /^https?:\/\//.test(r.xf[1]) ? h("a", {href: r.xf[1], rel: "noreferrer"}, r.xf[1]) : h("code", null, r.xf[1])] : null) : null;
+    var msg = r.div ? h("div", {class: "msg " + (r.xf ? "xfail" : "fail")}, r.div.message) : r.err ? h("div", {class: "msg " + (r.xf ? "xfail" : "error")}, r.err) :
       r.skip ? h("div", {class: "msg skip"}, r.skip) : null;
     var unc = r.unc ? h("div", {class: "msg not_checkable"},
       (r.s === "not_checkable" ? "Nothing of this case can be checked" : "Not checked") + " at observation level " + (r.lv || "trace") + ":",
@@ -276,7 +309,12 @@
       h("div", {class: "runhead"}, h("h4", null, e.key), statusBadge(r),
         r.was ? h("span", {class: "small " + (r.reg ? "bad" : "muted")}, "baseline: " + r.was) : null,
         h("span", {class: "small muted"}, r.ms + " ms" + (r.rs ? " · ruleset " + r.rs : ""))),
-      msg, unc, (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
+      r.eds ? h("div", {class: "small editions"}, "per edition: ", r.eds.map(function (x, k) {
+        return [k ? " · " : "", h("span", {class: "st " + x[1], title: x[2] || x[1]}, x[0] + " " + x[1])];
+      }), h("span", {class: "muted"}, " (shown below: " + (r.rs || "?") + ")")) : null,
+      xf, msg, unc, r.dec ? [h("h5", null, "Decisions"), decisionTable(r)] : null,
+      r.lv ? levelEvents(c, r) :
+        (r.tr !== undefined || r.ctx !== undefined || (c.expect && c.expect.moments.length)) ? traceTable(c, r) : null,
       endState(c, r), h("div", {class: "small muted"}, "reproduce:"), commands(c, e));
   }
   function legend(c) {
@@ -293,7 +331,7 @@
   function detail(i) {
     var c = C[i], src = c.source;
     var info = h("dl", {class: "kv"},
-      h("dt", null, "case"), h("dd", null, h("code", null, c.id)),
+      h("dt", null, "case"), h("dd", null, h("code", null, c.id), " ", permalink(c, "permalink")),
       h("dt", null, "game"), h("dd", null, c.game),
       c.file ? [h("dt", null, "file"), h("dd", null, h("code", null, c.file))] : null,
       c.rulesets ? [h("dt", null, "rulesets"), h("dd", null, c.rulesets.join(", "))] : null,

@@ -1,7 +1,7 @@
 """Legal-decision counts of Magic decision points (oracle.core.legality), hand-counted from the rule text on small
 boards (the perft-style counts of test_legality.py, for the points its Magic counts do not reach): a damage
 assignment among two blockers under the damage assignment order of cr-20231117, and the choice of a Siege's
-trigger. Added from the mutation run (docs/mutmut-mtg-survivors.md, session 5, branch mtgcases2)."""
+trigger. Added from the mutation run (docs/contributing/mutmut-mtg-survivors.md, 2026-12-01, branch mtgcases2)."""
 
 from __future__ import annotations
 

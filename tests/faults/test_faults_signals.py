@@ -72,6 +72,25 @@ def test_a_signal_while_writing_lets_every_output_finish(tmp_path, monkeypatch, 
     assert "the outputs are being written" in capfd.readouterr().err
 
 
+def test_ctrl_c_in_an_embedded_run_suite_raises_keyboard_interrupt_with_the_partial_results():
+    """A script embedding run_suite (or a test calling it) stops on the first Ctrl-C: the interrupt is raised
+    on (it was swallowed into partial results, and the caller carried on), carrying the cases run so far."""
+    import fault_py
+
+    from oracle.harness.runner import run_suite
+    from oracle.loader import load_suite
+
+    suite = load_suite(None, games=["toy"])
+    order = [lc.case.id for lc in suite.cases]
+    engine = fault_py.case_sigint()  # a py: object called on this thread: the SIGINT raises inside it
+    with pytest.raises(KeyboardInterrupt) as info:
+        run_suite(engine, suite)
+    partial = info.value.results
+    assert partial.partial is True
+    assert [c.id for c in partial.cases] == order[:order.index(FAULT_CASE)]
+    assert all(c.status == "pass" for c in partial.cases)
+
+
 # -- the real command, in a subprocess ------------------------------------------------------------------
 
 def _start(tmp_path, *args: str):

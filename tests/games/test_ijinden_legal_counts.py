@@ -1,6 +1,6 @@
 """Perft-style counts of legal Ijinden decisions at trigger and choice points, counted by hand from the ability
 texts (seed 000) and PROCEDURE.md; the legality API (oracle.core.legality) must give the same numbers. Added for
-issue 13 item 4: mutmut showed no test counted these points (docs/mutmut-ijinden-survivors.md, legality.key)."""
+issue 13 item 4: mutmut showed no test counted these points (docs/contributing/mutmut-ijinden-survivors.md, legality.key)."""
 
 from __future__ import annotations
 

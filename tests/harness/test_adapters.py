@@ -48,6 +48,16 @@ def test_py_engine_hang_costs_one_case_and_a_new_instance_plays_on(tmp_path):
     assert res["summary"] == {"pass": 15, "fail": 0, "error": 1, "skip": 0}
 
 
+def test_a_case_an_adapter_cannot_set_up_is_a_skip_with_the_reason(tmp_path):
+    # oracle.engines.kit: CannotSetUp is neither a breakage (error) nor a rules answer (fail)
+    code, res = run_cli(tmp_path, "--engine", "py:toy_py_engine:make_cannot_set_up")
+    skipped = by_id(res)["toy.bigger-blocker"]
+    assert code == 0 and skipped["status"] == "skip"
+    assert skipped["skip_reason"] == ("cannot be set up on toy-py: toy.bigger-blocker: the engine has no zone "
+                                      "'outside_game' to set a card up in")
+    assert res["summary"] == {"pass": 15, "fail": 0, "error": 0, "skip": 1}
+
+
 def test_py_engine_that_cannot_import(tmp_path, capsys):
     code, _ = run_cli(tmp_path, "--engine", "py:no_such_module_here:make")
     assert code == 3 and "cannot import 'no_such_module_here'" in capsys.readouterr().err

@@ -37,3 +37,18 @@ class HangsOnce(ToyPy):
 
 def make_hanging():
     return HangsOnce()
+
+
+class CannotSetUpOne(ToyPy):
+    """An adapter that cannot give its engine the board of ``toy.bigger-blocker`` (``oracle.engines.kit``)."""
+
+    def run_case(self, request, timeout=None):
+        from oracle.errors import CannotSetUp
+
+        if request.id == "toy.bigger-blocker":
+            raise CannotSetUp("toy.bigger-blocker: the engine has no zone 'outside_game' to set a card up in")
+        return super().run_case(request, timeout)
+
+
+def make_cannot_set_up():
+    return CannotSetUpOne()

@@ -37,22 +37,35 @@ def test_enough_mutants_per_game():
     assert all(per_game[g] >= 12 for g in GAMES), per_game
 
 
+SEEDS_MISSING = ("the seed texts are not here: put shared/seeds beside the checkout (../shared/seeds) or set "
+                 "TCG_ORACLE_SEEDS=DIR; the quote checks need them")
+
+
 @pytest.mark.parametrize("m", MUTANTS, ids=lambda m: m.name)
 def test_each_mutant_is_documented(m: Mutant):
-    """Its clause is in its game's catalog; its source quote is verbatim in the seed or in that clause's
-    text (the catalog quotes the Comprehensive Rules); every patch point exists."""
+    """Its clause is in its game's catalog; it says what it misreads; every patch point exists. (Its source
+    quote: :func:`test_mutant_source_quotes_are_verbatim`.)"""
     assert m.name.startswith({"duelmasters": "dm", "ijinden": "ijinden", "mtg": "mtg"}[m.game] + "-")
-    catalog = load_catalog(m.game)
-    clauses = {c.id: c for c in catalog.clauses}
+    clauses = {c.id for c in load_catalog(m.game).clauses}
     assert m.clause in clauses, f"{m.name}: clause {m.clause} not in the {m.game} catalog"
-    seeds = paths.seeds_dir()
-    texts = [c.text for c in catalog.clauses]
-    if seeds is not None and (seeds / registry.get(m.game).seed).is_file():
-        texts.append((seeds / registry.get(m.game).seed).read_text(encoding="utf-8"))
-    assert len(m.source) >= 10 and any(m.source in t for t in texts), f"{m.name}: source quote not found verbatim"
-    assert m.misreading and m.patches
+    assert len(m.source) >= 10 and m.misreading and m.patches
     for p in m.patches:
         assert callable(resolve(p.target)[2])
+
+
+def test_mutant_source_quotes_are_verbatim():
+    """Each mutant's source quote is verbatim in its game's seed or in a clause text of its catalog (the
+    catalog quotes the Comprehensive Rules). Those found in no clause text need the seeds: without them,
+    one skip saying why (a fresh clone has no ../shared/seeds), after checking the others."""
+    seeds = paths.seeds_dir()
+    texts = {g: [c.text for c in load_catalog(g).clauses] for g in GAMES}
+    need_seed = [m for m in MUTANTS if not any(m.source in t for t in texts[m.game])]
+    if need_seed and seeds is None:
+        pytest.skip(f"{len(need_seed)} mutant source quote(s) are checked against the seeds: {SEEDS_MISSING}")
+    bad = [m.name for m in need_seed
+           if not (seeds / registry.get(m.game).seed).is_file()
+           or m.source not in (seeds / registry.get(m.game).seed).read_text(encoding="utf-8")]
+    assert not bad, f"source quote not found verbatim in the seed or the catalog: {bad}"
 
 
 def test_every_mutant_is_killed_by_a_failing_case_and_never_errs(runs):

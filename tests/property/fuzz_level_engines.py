@@ -119,3 +119,17 @@ class StepsEarly(_Level, ReferenceEngine):
 
 def steps_early() -> StepsEarly:
     return StepsEarly()
+
+
+class Skipping(Erring):
+    """An adapter that says it cannot place a tapped card (``py:fuzz_level_engines:skipping``): a reply ``skip``."""
+
+    def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
+        reply = super().run_case(request, timeout)
+        if reply.error:
+            return CaseReply(id=request.id, skip=reply.error.replace("set up", "placed"))
+        return reply
+
+
+def skipping() -> Skipping:
+    return Skipping()

@@ -187,8 +187,10 @@ def test_an_example_the_adapter_cannot_run_is_counted_not_a_disagreement(tmp_pat
                  "1", "--quiet", "--save-failures", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "DISAGREEMENT" not in out and "CARD: a tapped card cannot be set up" in out
-    assert " 0 (adapter or harness error)" not in out
+    assert "DISAGREEMENT" not in out and "error: CARD: a tapped card cannot be set up" in out
+    import re
+
+    assert int(re.search(r", (\d+) adapter or harness error\)", out).group(1)) > 0
     code = main(["fuzz", "--game", "ijinden", "--engine", "py:fuzz_level_engines:always_erring", "--examples", "10",
                  "--seed", "1", "--quiet", "--save-failures", str(tmp_path)])
     assert code == 3, "an engine that runs none of the examples"
@@ -227,3 +229,12 @@ def test_a_disagreement_only_two_moments_show_is_cut_to_those_two(tmp_path, caps
     assert len(expect.events) == 2 and not expect.exact and not expect.final and not expect.asserts_winner
     for engine_spec, status in (("reference", "pass"), (spec, "fail")):
         assert [r.status for r in run_suite(make_engine(engine_spec), suite).cases] == [status], engine_spec
+
+
+def test_an_example_the_engine_cannot_be_set_up_for_is_counted_not_run(tmp_path, capsys):
+    """A reply ``skip`` (the engine cannot be given this board) is a skip: not run, not a disagreement."""
+    code = main(["fuzz", "--game", "ijinden", "--engine", "py:fuzz_level_engines:skipping", "--examples", "40",
+                 "--seed", "1", "--quiet", "--save-failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "skip: CARD: a tapped card cannot be placed" in out and " 0 disagree" in out

@@ -99,16 +99,18 @@ def committed(tmp_path):
     _write(root / "x" / "1.0" / "results.json", X1)
     _write(root / "x" / "2.0" / "results.json", X2)
     _write(root / "y" / "5" / "results-mtg.json", Y)
-    (root / "x" / "notes.json").write_text("{}", encoding="utf-8")  # not results*.json: not read
+    (root / "x" / "notes.json").write_text("{}", encoding="utf-8")  # not a results file: passed over
     return root
 
 
 def test_the_dashboard_has_a_row_per_engine_release_and_links_into_each_report(committed, capsys):
     out = committed / "dashboard.md"
-    assert dashboard.main([str(committed), "--out", str(out), "--date", "2026-12-02"]) == 0
+    assert dashboard.main([str(committed), "--out", str(out), "--date", "2026-12-02", "--report-name",
+                           "report.html"]) == 0
     page = out.read_text(encoding="utf-8")
     rows = [line for line in page.splitlines() if line.startswith("| x ") or line.startswith("| y ")]
     assert [r.split(" | ")[1] for r in rows] == ["1.0", "2.0", "5"]
+    assert [r.split(" | ")[2] for r in rows] == ["default"] * 3
     x2 = rows[1]
     assert "[**33%**](x/2.0/report.html#game=mtg)" in x2, "1 pass of 3 checked; the skip is not counted"
     assert "[1 pass](x/2.0/report.html#game=mtg&status=pass)" in x2 and "[1 skip](x/2.0/report.html#game=mtg&status=skip)" in x2
@@ -126,6 +128,19 @@ def test_the_dashboard_links_are_relative_to_the_page(committed, tmp_path):
     assert "](../docs/engines/y/5/index.html#game=mtg)" in out.read_text(encoding="utf-8")
 
 
+def test_the_report_name_pattern_takes_the_results_files_stem_and_ruleset(tmp_path):
+    _write(tmp_path / "e" / "rel-1.json", X2)
+    _write(tmp_path / "e" / "rel-1.cr-new.json", X2.model_copy(update={"ruleset": "cr-new"}))
+    out = tmp_path / "d.md"
+    assert dashboard.main([str(tmp_path / "e"), "--out", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "](e/rel-1.html#game=mtg)" in page and "](e/rel-1.cr-new.html#game=mtg)" in page, "default {stem}.html"
+    assert dashboard.main([str(tmp_path / "e"), "--out", str(out), "--report-name", "history{ruleset}.html"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "](e/history.html#game=mtg)" in page and "](e/history.cr-new.html#game=mtg)" in page
+    assert "| cr-new |" in page
+
+
 def test_a_pipe_in_a_title_does_not_break_the_table(tmp_path):
     res = results("z", "1", {"a": "fail"}, title="one | two")
     f = _write(tmp_path / "z" / "results.json", res)
@@ -138,7 +153,7 @@ def test_bad_inputs_are_named(tmp_path, capsys):
     assert dashboard.main([str(tmp_path / "nope"), "--out", str(tmp_path / "d.md")]) == 2
     assert "nope: no such file or folder" in capsys.readouterr().err
     assert dashboard.main([str(tmp_path), "--out", str(tmp_path / "d.md")]) == 2
-    assert "a folder with no results*.json under it" in capsys.readouterr().err
+    assert "a folder with no tcg-oracle results file (*.json) under it" in capsys.readouterr().err
     bad = tmp_path / "results.json"
     bad.write_text(json.dumps({"cases": 3}), encoding="utf-8")
     assert dashboard.main([str(bad), "--out", str(tmp_path / "d.md")]) == 2

@@ -136,3 +136,25 @@ def test_history_view_in_chromium(three_versions):
     png = screenshot(report, out / "history.png", size="1400,1000")
     head = png.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1400, 1000)
+
+
+def test_coverage_without_a_reference_run_is_not_shown_as_zero():
+    """A history of an engine whose traces carry no clauses: coverage is not available there (never "0 %,
+    every clause uncovered"); with asserted clauses in the results it is computed from them, and said so."""
+    from oracle.reports import render
+
+    ids = ["ijinden.attack.single-unblocked-wins", "ijinden.attack.three-attackers-one-moment"]
+    runs = [_run(v, f"2026-12-0{n}T00:00:00", dict.fromkeys(ids, "pass")) for n, v in ((1, "1.0"), (2, "2.0"))]
+    runs = [r.model_copy(update={"cases": [c.model_copy(update={"game": "ijinden", "rules": ["ijinden:A1"]})
+                                           for c in r.cases]}) for r in runs]
+    page = render.render_html(runs)
+    cov = _section(page, '<section id="coverage">', "</section>")
+    assert "coverage not available" in cov and "reference engine" in cov
+    assert "uncovered" not in re.sub(r"<[^>]+>", "", cov.split("<table", 1)[0])
+    (game,) = render.build(runs)["coverage"]
+    assert not game.available and {c.state for c in game.testable} == {"unmeasured"}
+    tagged = [r.model_copy(update={"cases": [c.model_copy(update={"asserted": ["ijinden:A1"],
+                                                                   "executed": ["ijinden:A1"]})
+                                             for c in r.cases]}) for r in runs]
+    (game,) = render.build(tagged)["coverage"]
+    assert game.available and game.covered == 1 and "tagged" in game.source

@@ -1,4 +1,4 @@
-"""The README's limits table states the limits the code enforces (``oracle/limits.py``)."""
+"""The limits page (docs/authors/limits.md) states the limits the code enforces (``oracle/limits.py``)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ from pathlib import Path
 
 from oracle import limits
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+LIMITS = Path(__file__).resolve().parents[2] / "docs" / "authors" / "limits.md"
 
 
-def test_the_readme_states_each_limit():
-    text = README.read_text(encoding="utf-8")
-    table = re.search(r"### Limits\n(.*?)\n### ", text, re.S).group(1)
+def test_the_limits_page_states_each_limit():
+    table = re.search(r"# Limits\n(.*?)\Z", LIMITS.read_text(encoding="utf-8"), re.S).group(1)
     for value in (limits.YAML_MAX_CHARS, limits.YAML_MAX_DEPTH, limits.YAML_MAX_NODES, limits.YAML_MAX_SCALAR,
                   limits.ZONE_MAX_CARDS, limits.SETUP_MAX_PLAYERS, limits.SCRIPT_MAX_DECISIONS,
                   limits.FREEFORM_MAX_VALUES, limits.JSON_MAX_DEPTH, limits.TEXT_LIMIT):
