@@ -114,21 +114,24 @@ def render(sources: list[Source], results: list[Results], date: str) -> str:
             *(_cell(run, g, src) for g in games), _md(res.suite_version),
             _md((run.finished or run.started or "")[:10]) + (" (partial)" if run.partial else ""),
             f"[{_md(src.results_link)}]({quote(src.results_link)})"]) + " |")
-    under_test = newest_per_engine(r for r, _, _ in rows if is_engine_under_test(r))
     where = {id(r): s for r, s, _ in rows}
-    common = common_failures(under_test)
-    out += ["", f"## Cases every engine under test fails ({len(common)})", "",
-            f"Failed by every real engine that checked it (the newest release of each: "
-            f"{', '.join(f'{r.name} {r.version}' for r in under_test) or 'none'}): the first place where the suite "
-            "may be wrong. Each has a verdict in [all-engines-fail.md](all-engines-fail.md).", ""]
-    if common:
-        out += ["| case | game | title | failed by |", "|---|---|---|---|"]
-        for c in common:
-            engines = [next(r for r in under_test if r.key == f.engine) for f in c.failures]
-            links = ", ".join(f"[{_md(r.name)}]({_link(where[id(r)], 'case=' + quote(c.id))})" for r in engines)
-            out.append(f"| `{_md(c.id)}` | {c.game} | {_md(c.title)} | {links} |")
-    else:
-        out.append("None.")
+    rulesets = list(dict.fromkeys(res.ruleset for _, _, res in rows))
+    for ruleset in rulesets:  # the engines of one edition side by side: a case is compared under one ruleset
+        under_test = newest_per_engine(r for r, _, res in rows if is_engine_under_test(r) and res.ruleset == ruleset)
+        common = common_failures(under_test)
+        label = f"ruleset {ruleset}" if ruleset else "default ruleset"
+        out += ["", f"## Cases every engine under test fails, {label} ({len(common)})", "",
+                f"Failed by every real engine that checked it (the newest release of each: "
+                f"{', '.join(f'{r.name} {r.version}' for r in under_test) or 'none'}): the first place where the "
+                "suite may be wrong. Each has a verdict in [all-engines-fail.md](all-engines-fail.md).", ""]
+        if common:
+            out += ["| case | game | title | failed by |", "|---|---|---|---|"]
+            for c in common:
+                engines = [next(r for r in under_test if r.key == f.engine) for f in c.failures]
+                links = ", ".join(f"[{_md(r.name)}]({_link(where[id(r)], 'case=' + quote(c.id))})" for r in engines)
+                out.append(f"| `{_md(c.id)}` | {c.game} | {_md(c.title)} | {links} |")
+        else:
+            out.append("None.")
     return "\n".join(out) + "\n"
 
 

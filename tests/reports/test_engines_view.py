@@ -116,7 +116,7 @@ def test_the_dashboard_has_a_row_per_engine_release_and_links_into_each_report(c
     assert "[1 pass](x/2.0/report.html#game=mtg&status=pass)" in x2 and "[1 skip](x/2.0/report.html#game=mtg&status=skip)" in x2
     assert "[x/2.0/results.json](x/2.0/results.json)" in x2
     assert "Generated 2026-12-02" in page
-    common = page.split("## Cases every engine under test fails (2)")[1]
+    common = page.split("## Cases every engine under test fails, default ruleset (2)")[1]
     assert "| `a` | mtg | case a | [x](x/2.0/report.html#case=a), [y](y/5/report.html#case=a) |" in common
     assert "| `d` | mtg | case d | [y](y/5/report.html#case=d) |" in common, "x 2.0 skipped d"
     assert "`b`" not in common and "`c`" not in common
@@ -139,6 +139,8 @@ def test_the_report_name_pattern_takes_the_results_files_stem_and_ruleset(tmp_pa
     page = out.read_text(encoding="utf-8")
     assert "](e/history.html#game=mtg)" in page and "](e/history.cr-new.html#game=mtg)" in page
     assert "| cr-new |" in page
+    assert "## Cases every engine under test fails, default ruleset (2)" in page
+    assert "## Cases every engine under test fails, ruleset cr-new (2)" in page, "one list per edition"
 
 
 def test_a_pipe_in_a_title_does_not_break_the_table(tmp_path):
