@@ -15,6 +15,11 @@ import importlib
 from typing import Any
 
 __version__ = "0.1.0"
+CONTRACT_VERSION = 2
+"""The version of the contract between the suite and an engine -- refusal codes and their hierarchy, event
+and decision fields, abilities, ruleset ids, protocol messages (docs/contract.md, CHANGELOG.md). 1 was the
+contract of release 0.1.0; it grows by one with every change an engine or a case file may notice. In the
+reference's hello and in every results file."""
 
 _ERRORS = ("OracleError", "CaseFileError", "InputError", "LimitError", "YamlSyntaxError", "YamlLimitError",
            "BaselineError", "MergeError", "SelectError", "EngineSpecError", "ShardError", "OutputError",
@@ -40,7 +45,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(_ERRORS, "oracle.errors"),
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = ["__version__", "CONTRACT_VERSION", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:

@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="stream one JSON line per finished case to FILE as it finishes (suite_start, test_end, "
                           "suite_end), flushed: a killed run leaves what it did")
     run.add_argument("--quiet", action="store_true", help="no summary table")
+    run.add_argument("--isolate", action="store_true",
+                     help="run a py: engine in a child process (one that calls os._exit or crashes its process "
+                          "costs a case, not the run; see docs/faults.md)")
 
     val = sub.add_parser("validate", help="check case files, catalogs and card pools")
     val.add_argument("paths", nargs="*", type=cases_arg, metavar="PATH")
@@ -134,6 +137,8 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("--cases", action="append", metavar="PATH", type=cases_arg,
                      help="case files or folders to find the case in, 'builtin' for the installed suite "
                           "(default: every game's cases)")
+    exp.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                     help="seconds the engine may take on the case (default 10; 0: no timeout)")
     exp.add_argument("--request", action="store_true",
                      help="print the JSON request line an engine receives for this case, and nothing else")
 
@@ -145,6 +150,8 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--save-failures", type=Path, default=Path("fuzz-failures"), metavar="DIR",
                       help="where a shrunk disagreement is written as a case file (default fuzz-failures)")
     fuzz.add_argument("--workers", type=int, default=1, metavar="N", help="processes on this machine (default 1)")
+    fuzz.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                      help="seconds a generated case may take on the engine (default 10; 0: no timeout)")
     fuzz.add_argument("--clauses", action="store_true", help="list every scenario-testable clause with its count")
     fuzz.add_argument("--no-seeds", action="store_true",
                       help="every board from scratch (by default about one in three mutates a golden setup)")
@@ -180,9 +187,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     handler = _COMMANDS[args.command]
     try:
-        return handler(args)
+        if args.command == "run":  # its own handling: partial results written (cmd_run, oracle/signals.py)
+            return handler(args)
+        return _stoppable(handler, args)
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK
+
+
+def _stoppable(handler: Any, args: argparse.Namespace) -> int:
+    """Every command but ``run``: SIGINT, SIGTERM and SIGHUP stop it like Ctrl-C -- the engine it started is
+    closed on the way out (``finally``), a file being written is finished first (oracle/outputs.py) -- and it
+    says so on one line, exit 1; never a traceback, never a silent death by SIGTERM."""
+    from .signals import StopSignals
+
+    stop = StopSignals()
+    try:
+        with stop.run():
+            return handler(args)
+    except KeyboardInterrupt:
+        print(f"tcg-oracle {args.command}: interrupted ({stop.first or 'SIGINT'}); stopped", file=sys.stderr)
+        return EXIT_FAIL
 
 
 # ---------------------------------------------------------------------------------------------
@@ -224,14 +248,23 @@ def cmd_run(args: argparse.Namespace) -> int:
             return _usage(str(exc) + ("; delete it to record a new one" if args.update_baseline else ""))
     if args.ruleset and (why := _unknown_ruleset(args.ruleset, games or registry.names())):
         return _usage(why)
-    suite = load_suite(args.cases, games=games)
-    if args.last_failed:
-        suite, why = _last_failed(suite, Path(args.last_failed))
-        if suite is None:
-            return _usage(why)
-        print(f"tcg-oracle: {why}", file=sys.stderr)
     stop = StopSignals()
-    with stop.deferred():  # a signal between the run and the writing is noted, never lost (see _run)
+    with stop.deferred():  # a signal between loading, the run and the writing is noted, never lost (see _run)
+        try:
+            with stop.run():  # Ctrl-C or SIGTERM while the cases load: partial (empty) results, said
+                suite = load_suite(args.cases, games=games)
+        except KeyboardInterrupt as exc:
+            results = _portable(_aborted(KeyboardInterrupt(f"{exc or 'interrupted'} while the cases were loading"),
+                                         args.engine), args)
+            write_failed = _write_outputs(results, args)
+            print(f"tcg-oracle: interrupted ({stop.first or 'SIGINT'}) while the cases were loading; no case was "
+                  f"run; partial results: {args.results}", file=sys.stderr)
+            return EXIT_USAGE if write_failed else EXIT_FAIL
+        if args.last_failed:
+            suite, why = _last_failed(suite, Path(args.last_failed))
+            if suite is None:
+                return _usage(why)
+            print(f"tcg-oracle: {why}", file=sys.stderr)
         return _run(args, suite, games, shard, stop)
 
 
@@ -249,7 +282,7 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
     log = _open_log(args, command, len(suite.cases))
     try:
         with stop.run():
-            engine = make_engine(args.engine)
+            engine = make_engine(args.engine, isolate=args.isolate)
             total = (sum(len(lc.case.rulesets) for lc in suite.cases) if args.ruleset == "all"  # a result per edition
                      else len(suite.cases))
             with _progress(total, quiet=args.quiet) as advance:
@@ -293,8 +326,12 @@ def _run(args: argparse.Namespace, suite: Any, games: list[str] | None, shard: A
         log.close()
     write_failed = _write_outputs(results, args)
     code = _exit_code(results, suite, args)
-    if stop.received:
+    if stop.received and results.partial:
         print(f"tcg-oracle: interrupted ({stop.first}); partial results: {args.results}", file=sys.stderr)
+        code = max(code, EXIT_FAIL) if code != EXIT_USAGE else code
+    elif stop.received:  # it came after the last case, while the engine closed or the outputs were written
+        print(f"tcg-oracle: {stop.first} after the last case; the results are complete: {args.results}",
+              file=sys.stderr)
         code = max(code, EXIT_FAIL) if code != EXIT_USAGE else code
     return EXIT_USAGE if write_failed else code
 
@@ -419,10 +456,16 @@ def _unwritable_outputs(args: argparse.Namespace) -> str | None:
     for flag, path in outs:
         if path and (why := unwritable(path)):
             return f"{flag} {path}: {why}"
-    named = [str(Path(p).resolve()) for _, p in outs if p]
+    named = [str(Path(p).resolve()) for _, p in outs if p and not _special(p)]  # /dev/null twice is fine
     if len(set(named)) < len(named):
         return "two outputs name the same file: " + ", ".join(f"{f} {p}" for f, p in outs if p)
     return None
+
+
+def _special(path: str) -> bool:
+    """A device or a FIFO (written to, not replaced: oracle/outputs.py)."""
+    p = Path(path)
+    return p.exists() and not p.is_dir() and not p.is_file()
 
 
 def _close(engine: Any, stop: Any) -> None:

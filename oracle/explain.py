@@ -294,7 +294,7 @@ def verdict(console: Console, res, who: str) -> None:
 
 
 def explain(case_id: str, engine_spec: str = "reference", console: Console | None = None, engine=None,
-            cases=None) -> int:
+            cases=None, timeout: float | None = 10.0) -> int:
     """Narrate one case; ``engine`` (an Engine object) overrides ``engine_spec`` (tests); ``cases``: the
     case files or folders to look in (default: the built-in suite)."""
     from .errors import EngineStartError
@@ -352,7 +352,7 @@ def explain(case_id: str, engine_spec: str = "reference", console: Console | Non
         return EXIT_USAGE
     try:
         name = eng.hello().engine.name
-        res = run_case(eng, lc, ruleset, name)
+        res = run_case(eng, lc, ruleset, name, timeout=timeout or None)
     except EngineStartError as exc:
         console.print(escape(f"tcg-oracle explain: the engine could not be started: {exc}"))
         return EXIT_ENGINE
@@ -394,7 +394,8 @@ def main(args: argparse.Namespace) -> int:
     cases = getattr(args, "cases", None)
     if getattr(args, "request", False):
         return print_request(args.case_id, cases)
-    return explain(args.case_id, getattr(args, "engine", "reference") or "reference", cases=cases)
+    return explain(args.case_id, getattr(args, "engine", "reference") or "reference", cases=cases,
+                   timeout=getattr(args, "timeout", 10.0))
 
 
 def print_request(case_id: str, cases=None) -> int:

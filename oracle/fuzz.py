@@ -17,6 +17,7 @@ cores of this machine. Only this command and the generators import Hypothesis.
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing as mp
 import shlex
 import sys
@@ -78,14 +79,20 @@ def full_case(play: Play, seed: Any, command: str) -> Case:
     return to_case(play, expectations(play.reply), seed=seed, command=command)
 
 
-def verdict(engine: Engine, hello: Hello, case: Case) -> CaseResult:
+DEFAULT_TIMEOUT = 10.0
+"""Seconds a generated case may take on the engine (``fuzz --timeout``), as ``run``'s default."""
+
+
+def verdict(engine: Engine, hello: Hello, case: Case, timeout: float | None = DEFAULT_TIMEOUT) -> CaseResult:
     """The generated case on ``engine``, at its declared level (as ``tcg-oracle run`` would), a state field
-    the engine does not have being not checkable."""
+    the engine does not have being not checkable; a hang costs the case (an ``error``) after ``timeout``
+    seconds."""
     return run_case(engine, LoadedCase(case, "<generated>", 0), case.rulesets[0], hello.engine.name,
-                    keep_trace=False, hello=hello, unshown=True)
+                    timeout=timeout or None, keep_trace=False, hello=hello, unshown=True)
 
 
-def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str) -> Case:
+def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str,
+           timeout: float | None = DEFAULT_TIMEOUT) -> Case:
     """The case with the fewest expectations that passes on the reference and fails on ``engine``: one
     winner, one final field or one moment when one shows it (every refusal stays expected: a refusal a case
     does not expect fails it); else two moments, the one the whole case fails at and one before it (an
@@ -98,29 +105,30 @@ def fewest(play: Play, engine: Engine, hello: Hello, seed: Any, command: str) ->
     tries += [expectations(reply, events=[i], final=None, winner=False) for i in range(len(moments_of(reply)))]
     for expect in tries:
         case = to_case(play, expect, seed=seed, command=command)
-        if verdict(engine, hello, case).status == "fail" and verdict(reference, ref_hello, case).status == "pass":
+        if verdict(engine, hello, case, timeout).status == "fail" and \
+                verdict(reference, ref_hello, case).status == "pass":
             return case
     whole = to_case(play, expectations(reply), seed=seed, command=command)
-    d = verdict(engine, hello, whole).divergence
+    d = verdict(engine, hello, whole, timeout).divergence
     if d is not None and d.what == "moment" and isinstance(d.index, int):
         for j in reversed(range(d.index)):
             case = to_case(play, expectations(reply, events=[j, d.index], final=None, winner=False), seed=seed,
                            command=command)
-            if verdict(engine, hello, case).status == "fail" and verdict(reference, ref_hello, case).status == "pass":
+            if verdict(engine, hello, case, timeout).status == "fail" and \
+                    verdict(reference, ref_hello, case).status == "pass":
                 return case
     return whole
 
 
 def save(case: Case, directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{case.id}.yaml"
+    """The case as a new file in ``directory``: ``<id>.yaml``, or ``<id>-2.yaml`` ... when that name is taken
+    (a case saved by an earlier campaign is never overwritten)."""
+    from .outputs import write_new
+
     data = case.model_dump(mode="json", exclude_unset=True)
     text = (f"# Found by: {case.source.command}\n"  # type: ignore[union-attr]
             + yaml.safe_dump([data], allow_unicode=True, sort_keys=False, width=120))
-    tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_new(directory, case.id, ".yaml", text)
 
 
 def _size(play: Play) -> tuple[int, int]:
@@ -128,7 +136,8 @@ def _size(play: Play) -> tuple[int, int]:
 
 
 def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | None, command: str,
-             seeds: bool = True, keep_going: bool = False, tick: Callable[[], None] | None = None,
+             seeds: bool = True, timeout: float | None = DEFAULT_TIMEOUT, keep_going: bool = False,
+             tick: Callable[[], None] | None = None,
              on_play: Callable[[Play], None] | None = None) -> FuzzOutcome:
     """One Hypothesis campaign of ``examples`` generated cases on one engine (``seeds``: some boards start
     from golden setups, mutated; ``on_play``: called with every example counted). It stops at the first
@@ -164,7 +173,7 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
                 if on_play:
                     on_play(play)
             case = full_case(play, seed, command)
-            result = verdict(engine, hello, case)
+            result = verdict(engine, hello, case, timeout)
             if shrinking:
                 sig = "shrinking" if result.status == "fail" else None
             else:
@@ -183,13 +192,13 @@ def campaign(game: str, spec: str, examples: int, seed: int, save_dir: Path | No
         try:
             differential()
         except Disagreement as exc:
-            case = fewest(failing[-1], engine, hello, seed, command)
+            case = fewest(failing[-1], engine, hello, seed, command, timeout)
             path = save(case, save_dir or Path("fuzz-failures"))
             return FuzzOutcome(stats, str(path), str(exc), [(str(path), str(exc))])
         stats.seconds = time.perf_counter() - start
         found = []
         for sig, (play, why) in kinds.items():
-            path = save(fewest(play, engine, hello, seed, command), save_dir or Path("fuzz-failures"))
+            path = save(fewest(play, engine, hello, seed, command, timeout), save_dir or Path("fuzz-failures"))
             found.append((str(path), f"[{sig}] {why}"))
         return FuzzOutcome(stats, found[0][0] if found else None, found[0][1] if found else None, found)
     finally:
@@ -246,6 +255,15 @@ def main(args: argparse.Namespace) -> int:
     if args.examples < 1 or args.workers < 1:
         print("tcg-oracle: --examples and --workers take 1 or more", file=sys.stderr)
         return EXIT_USAGE
+    if not math.isfinite(args.timeout) or args.timeout < 0:
+        print(f"tcg-oracle: --timeout {args.timeout:g}: give seconds, a finite number 0 or more (0: no timeout)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    from .outputs import unwritable_folder
+
+    if args.save_failures and (why := unwritable_folder(args.save_failures)):  # said before the campaign
+        print(f"tcg-oracle: --save-failures {args.save_failures}: {why}", file=sys.stderr)
+        return EXIT_USAGE
     from .core.errors import EngineStartError
 
     try:
@@ -268,7 +286,7 @@ def main(args: argparse.Namespace) -> int:
     shares = [args.examples // n + (1 if i < args.examples % n else 0) for i in range(n)]
     keep_going = bool(getattr(args, "keep_going", False))
     jobs = [(game, args.engine, share, args.seed * 1009 + i if i else args.seed, args.save_failures, command,
-             not args.no_seeds, keep_going) for i, share in enumerate(shares) if share]
+             not args.no_seeds, args.timeout, keep_going) for i, share in enumerate(shares) if share]
     show = not args.quiet and sys.stderr.isatty()
     start = time.perf_counter()
     outcomes = _run(jobs, show, args.examples)

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 YAML_MAX_CHARS = 1_000_000
 """A YAML file (case file, catalog, card pool, baseline): at most this many characters."""
+YAML_MAX_BYTES = 4 * YAML_MAX_CHARS
+"""A YAML file's size on disk, checked with ``fstat`` before it is read (UTF-8: at most 4 bytes a
+character); the characters are counted once it is decoded."""
 YAML_MAX_DEPTH = 64
 """Nesting of mappings and sequences in a YAML file."""
 YAML_MAX_NODES = 100_000
@@ -40,6 +43,9 @@ JSON_MAX_DEPTH = 128
 """Nesting of a protocol message (a request to ``serve``, an engine's reply)."""
 LINE_MAX_BYTES = 64 * 1024 * 1024
 """One protocol line (an engine's reply): longer is a protocol error for that case."""
+TRACE_KEEP = 2_000
+"""Entries of an engine's trace kept in a case result (the whole trace is compared; the rest is counted
+in ``trace_cut``). The longest golden trace has far fewer."""
 TEXT_LIMIT = 2_000
 """Engine-provided text (an ``error``, a reason) kept in results and shown: longer is cut, saying how
 much (the engine's stderr tail: 800 characters)."""

@@ -18,10 +18,10 @@ import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from . import paths, registry
-from .errors import CaseFileError, YamlSyntaxError
+from .errors import CaseFileError, InputError, YamlSyntaxError
 from .limits import check_case_sizes
 from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, Clause, ExpectedMoment, Ruleset
-from .yamlfile import compose
+from .yamlfile import compose, read_yaml_file
 
 CATALOG_FILE = "rules.yaml"
 CARDS_FILE = "cards.yaml"
@@ -124,8 +124,16 @@ def game_dir(game: str, root: Path | None = None) -> Path:
     return (root or paths.cases_dir()) / game
 
 
-def _load_model(path: Path, model: type, what: str, schema: str | None = None):
-    text = path.read_text(encoding="utf-8")
+def _read(path: Path, within: Path | None = None) -> str:
+    """A YAML file's text (:func:`~oracle.yamlfile.read_yaml_file`); what refuses it, a located error."""
+    try:
+        return read_yaml_file(path, within=within)
+    except InputError as exc:
+        raise CaseFileError(str(path), str(exc)) from None
+
+
+def _load_model(path: Path, model: type, what: str, schema: str | None = None, within: Path | None = None):
+    text = _read(path, within)
     data, node = _compose(text, str(path))
     if data is None:
         raise CaseFileError(str(path), f"the file is empty; a {what} is a mapping"
@@ -178,13 +186,15 @@ def _load_catalog(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any
 @cache
 def _load_cards(game: str, root: Path | None, extra: Extra, _stamps: tuple[Any, ...]) -> dict[str, CardDef]:
     out: dict[str, CardDef] = {}
-    for path in (game_dir(game, root) / CARDS_FILE, *(p for p in extra if p.name == CARDS_FILE)):
-        pool: CardPool = _load_model(path, CardPool, "card pool", "cards")
+    builtin = game_dir(game, root) / CARDS_FILE
+    for path in (builtin, *(p for p in extra if p.name == CARDS_FILE)):
+        pool: CardPool = _load_model(path, CardPool, "card pool", "cards",
+                                     within=None if path == builtin else path.parent)
         _same_game(pool.game, game, path)
         _check_pool_abilities(pool, game, path)
         for i, card in enumerate(pool.cards):
             if card.name in out:
-                node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
+                node = _compose(_read(path), str(path))[1]
                 raise CaseFileError(str(path), f"card {card.name!r} is defined twice (a suite's cards.yaml adds "
                                                f"cards; it cannot redefine one)",
                                     line=_line_of(node, ("cards", i, "name")), field=f"cards[{i}].name")
@@ -218,9 +228,10 @@ def _same_game(declared: str, game: str, path: Path) -> None:
 
 
 def _extend_catalog(base: Catalog, path: Path) -> Catalog:
-    ext: CatalogExtension = _load_model(path, CatalogExtension, "clause catalog (a suite's extension)", "catalog")
+    ext: CatalogExtension = _load_model(path, CatalogExtension, "clause catalog (a suite's extension)", "catalog",
+                                        within=path.parent)
     _same_game(ext.game, base.game, path)
-    node = _compose(path.read_text(encoding="utf-8"), str(path))[1]
+    node = _compose(_read(path), str(path))[1]
     for part, items, have in (("documents", ext.documents, base.documents), ("rulesets", ext.rulesets, base.rulesets),
                               ("clauses", ext.clauses, base.clauses), ("assumptions", ext.assumptions,
                                                                        base.assumptions)):
@@ -258,7 +269,7 @@ def _check_pool_abilities(pool: CardPool, game: str, path: Path) -> None:
         problems = _check_abilities(card.abilities, voc, ("cards", i, "abilities"))
         if problems:
             loc, msg = problems[0]
-            _, node = _compose(path.read_text(encoding="utf-8"), str(path))
+            _, node = _compose(_read(path), str(path))
             raise CaseFileError(str(path), f"card {card.name!r}: {msg}", line=_line_of(node, loc), field=_field(loc))
 
 
@@ -266,13 +277,15 @@ def _check_pool_abilities(pool: CardPool, game: str, path: Path) -> None:
 # Cases
 
 
-def load_case_file(path: Path, *, root: Path | None = None, extras: dict[str, Extra] | None = None) -> Suite:
+def load_case_file(path: Path, *, root: Path | None = None, extras: dict[str, Extra] | None = None,
+                   within: Path | None = None) -> Suite:
     """Every case of one file; the invalid ones as errors. ``extras``: per game, the suite's own catalog
-    and card-pool files the cases are checked against."""
+    and card-pool files the cases are checked against; ``within``: the suite folder the file was found in
+    (a file resolving outside it is refused unread)."""
     suite = Suite()
     spath = str(path)
     try:
-        data, node = _compose(path.read_text(encoding="utf-8"), spath)
+        data, node = _compose(_read(path, within), spath)
     except CaseFileError as exc:
         suite.errors.append(exc)
         return suite
@@ -376,7 +389,7 @@ def load_suite(paths_: Iterable[Path] | None = None, *, games: Iterable[str] | N
             if not f.exists():
                 suite.errors.append(CaseFileError(str(f), "no such file"))
                 continue
-            part = load_case_file(f, root=root, extras=extras)
+            part = load_case_file(f, root=root, extras=extras, within=given if given.is_dir() else None)
             for lc in part.cases:
                 if games and lc.case.game not in wanted:
                     continue
@@ -398,6 +411,9 @@ def suite_catalogs(paths_: Iterable[Path] | None, root: Path | None = None) -> d
     for given in paths_ or []:
         for g in registry.names():
             extras.setdefault(g, []).extend(suite_extras(given, g, root))
+    for g, x in extras.items():  # a broken card pool of the suite is said too, not only a broken catalog
+        if any(p.name == CARDS_FILE for p in x):
+            load_cards(g, root, tuple(dict.fromkeys(x)))
     return {g: load_catalog(g, root, tuple(dict.fromkeys(x))) for g, x in extras.items()
             if any(p.name == CATALOG_FILE for p in x)}
 

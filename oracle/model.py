@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from . import CONTRACT_VERSION
+
 SCHEMA_VERSION = 1
 PROTOCOL_VERSION = 2
 PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2)
@@ -441,6 +443,8 @@ class EngineInfo(Frozen):
     reason_codes: bool | None = Field(
         default=None, description="In results only: whether the engine declared that its refusals carry the "
                                   "vocabulary's reason codes")
+    contract_version: int | None = Field(
+        default=None, description="In results only: the contract version the engine's hello declared")
 
 
 class Hello(Frozen):
@@ -449,6 +453,12 @@ class Hello(Frozen):
     schema_version: int = SCHEMA_VERSION
     engine: EngineInfo
     games: list[str]
+    contract_version: int | None = Field(
+        default=None, description="Any protocol, optional: the version of tcg-oracle's contract (refusal codes, "
+                                  "event and decision fields, abilities, rulesets: docs/contract.md) the engine "
+                                  "was written against; the reference says `oracle.CONTRACT_VERSION`. Recorded in "
+                                  "the results; an engine that declares an older one is told what changed since "
+                                  "(CHANGELOG.md)")
     capabilities: list[str] = Field(
         default_factory=list,
         description="Optional protocol features: `legality` (answers legality queries), `legal_blocks` (counts "
@@ -553,6 +563,14 @@ class Step(Frozen):
     events: list[StepEvent] = Field(default_factory=list)
 
 
+class Asked(Frozen):
+    """A decision the engine asked for that the script does not have (protocol: ``result.asked``)."""
+
+    at: int = Field(description="The script index it would have been (the script's length: after its last entry)")
+    player: str
+    decisions: list[str] = Field(description="The decision kinds the engine asked for")
+
+
 class CaseReply(Frozen):
     type: Literal["result"] = "result"
     id: str
@@ -570,6 +588,12 @@ class CaseReply(Frozen):
                                   "Derived from the `trace` when left out at level `trace`")
     error: str | None = Field(default=None, description="The engine could not run the case (not a rules answer)")
     skip: str | None = Field(default=None, description="The engine cannot be set up for this case (a card or a setup it has no way to express): the case is `skip` with this reason, not a rules answer")
+    asked: Asked | None = Field(
+        default=None, description="Any protocol, optional: the engine stopped because it asked for a decision "
+                                  "the script does not have (after its last entry). When the reference plays the "
+                                  "case through, the case fails (the engine decided differently from the rules); "
+                                  "when it also needs that decision, the case's script is short (`error`). The "
+                                  "reply may also carry `error` saying the same, for older harnesses")
 
 
 class LegalityRequest(Frozen):
@@ -648,7 +672,7 @@ class Unchecked(Frozen):
 class Divergence(Frozen):
     """The first place where the engine under test parts from the expectation."""
 
-    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order"]
+    what: Literal["moment", "exact", "absent", "final", "after", "winner", "rejection", "order", "decision"]
     message: str
     index: int | None = Field(default=None, description="Index of the expected item")
     expected: Any = None
@@ -677,6 +701,8 @@ class CaseResult(Frozen):
     ruleset: str | None = None
     engine: str | None = None
     trace: list[TraceEntry] | None = None
+    trace_cut: int | None = Field(default=None, description="Entries of the engine's trace left out of `trace` "
+                                                            "(only the first 2,000 are kept; all were compared)")
     case: dict[str, Any] | None = Field(default=None, description="The case as loaded, for reports")
     order: int | None = Field(default=None, description="Position of the case in the run's selection before "
                                                         "sharding; merge sorts by it")
@@ -708,6 +734,8 @@ class RunPart(Frozen):
 
 class Results(Frozen):
     schema_version: Literal[1] = SCHEMA_VERSION
+    contract_version: int = Field(default=CONTRACT_VERSION, description="The contract version of the tcg-oracle "
+                                                                       "that wrote the file (`oracle.CONTRACT_VERSION`)")
     engine: EngineInfo
     ruleset: str | None = Field(default=None, description="The run's `--ruleset` (`all`: each case under each "
                                                           "edition it holds for; each case result names its own)")

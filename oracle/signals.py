@@ -33,6 +33,7 @@ class StopSignals:
 
     def __init__(self) -> None:
         self.received: list[str] = []
+        self.raised = False  # Interrupted was raised once: later signals are only noted
 
     @property
     def first(self) -> str | None:
@@ -45,8 +46,9 @@ class StopSignals:
 
     def _raise_first(self, signum: int, frame: Any) -> None:
         name = self._note(signum)
-        if len(self.received) == 1:
-            raise Interrupted(name)
+        if not self.raised:
+            self.raised = True
+            raise Interrupted(self.first or name)
         _say(f"tcg-oracle: {name} again: already stopping, writing the partial results")
 
     def _only_note(self, signum: int, frame: Any) -> None:
@@ -55,8 +57,13 @@ class StopSignals:
 
     @contextmanager
     def run(self) -> Iterator[StopSignals]:
-        """The first stop signal raises :class:`Interrupted`; later ones are noted."""
+        """The first stop signal raises :class:`Interrupted`; later ones are noted. A signal noted before
+        (while the handlers were being swapped, or during loading) raises as soon as this begins: it is
+        never only noted while the work goes on to the end."""
         with _handlers(self._raise_first):
+            if self.received and not self.raised:
+                self.raised = True
+                raise Interrupted(self.first)  # type: ignore[arg-type]
             yield self
 
     @contextmanager

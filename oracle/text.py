@@ -2,8 +2,9 @@
 
 - :func:`trim_text`: at most ``limit`` characters, saying how many were cut (an engine's 100 MB error
   string costs 2 KB in the results, not 100 MB, and the console does not hang printing it).
-- :func:`printable`: control characters (CR, LF, ESC, ...) escaped, so a case id or an engine message
-  cannot forge a line or colour in a CI log.
+- :func:`printable`: control characters (CR, LF, ESC, ...) and the bidirectional-text controls (U+202E
+  RIGHT-TO-LEFT OVERRIDE and its kin) escaped, so a case id or an engine message cannot forge a line or
+  colour in a CI log, nor show its characters in another order than they are stored.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any
 
 from .limits import TEXT_LIMIT
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-_CONTROL_AND_NEWLINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""The bidirectional-text controls (Unicode UAX #9): marks, embeddings, overrides, isolates."""
+_CONTROL = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029{_BIDI}]")
+_CONTROL_AND_NEWLINE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI}]")
 
 
 def trim_text(text: str, limit: int = TEXT_LIMIT) -> str:

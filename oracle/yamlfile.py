@@ -6,12 +6,15 @@ PyYAML's C safe loader (libyaml) when available, the pure-Python safe loader oth
 
 from __future__ import annotations
 
+import os
+import stat
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import LimitError, YamlLimitError, YamlSyntaxError
-from .limits import check_yaml_nodes, check_yaml_text
+from .errors import InputError, LimitError, YamlLimitError, YamlSyntaxError
+from .limits import YAML_MAX_BYTES, YAML_MAX_CHARS, check_yaml_nodes, check_yaml_text
 
 try:  # the C loader is much faster; fall back where libyaml is missing
     _Loader = yaml.CSafeLoader
@@ -42,3 +45,47 @@ def compose(text: str) -> tuple[Any, yaml.Node | None]:
                               mark.line + 1 if mark else None, mark.column + 1 if mark else None,
                               getattr(exc, "context", None), cmark.line + 1 if cmark else None) from None
     return data, node
+
+
+def read_yaml_file(path: Path, *, within: Path | None = None) -> str:
+    """The text of a YAML file, read safely (docs/faults.md): a regular file only (a FIFO, a device or
+    ``/dev/zero`` is refused, never waited on or read without end), its size checked with ``fstat`` and
+    the read bounded before anything is decoded, and -- with ``within`` (the suite folder it was found in)
+    -- a file that resolves outside that folder (a symlink to ``/etc/shadow``) is refused unread, so no
+    foreign text is ever echoed. An :class:`InputError` says which; ``OSError``/``UnicodeDecodeError``
+    as ``Path.read_text`` raises them. Line ends are read as ``Path.read_text`` reads them."""
+    if within is not None:
+        real, home = path.resolve(), within.resolve()
+        if real != home and home not in real.parents:
+            raise InputError(f"resolves to {real}, outside the suite folder {within}; a suite folder's files "
+                             f"(and its symlinks) must stay inside it -- the file was not read")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"is not a regular file ({_kind(st.st_mode)}); a case file, catalog or card pool "
+                             f"is a regular file -- it was not read")
+        if st.st_size > YAML_MAX_BYTES:
+            raise InputError(f"the file has {st.st_size:,} bytes; the limit is {YAML_MAX_CHARS:,} characters "
+                             f"({YAML_MAX_BYTES:,} bytes)")
+        chunks, got = [], 0
+        while got <= YAML_MAX_BYTES:
+            chunk = os.read(fd, min(1 << 20, YAML_MAX_BYTES + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > YAML_MAX_BYTES:  # it grew while read
+            raise InputError(f"the file has more than {YAML_MAX_BYTES:,} bytes; the limit is {YAML_MAX_CHARS:,} "
+                             f"characters")
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"

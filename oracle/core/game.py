@@ -155,7 +155,8 @@ def run_procedure(
     checkpoints = [built(Checkpoint, {"after": i - 1, "state": st}) for i, st in enumerate(script.checkpoints)] \
         if opts.checkpoints else None
     return built(CaseReply, {"type": "result", "id": request.id, "trace": entries, "final": final, "winner": winner,
-                             "decisions": decisions, "checkpoints": checkpoints, "steps": None, "error": None})
+                             "decisions": decisions, "checkpoints": checkpoints, "steps": None, "error": None,
+                             "asked": None})
 
 
 M = TypeVar("M")

@@ -62,10 +62,27 @@ class Vocabulary:
     """The later steps a case's setup may start at (``setup.step``), each with what the setup then holds."""
     players: tuple[int, int | None] = (2, None)
     """How many players a setup may have (at least, at most; None = no limit)."""
+    refines: dict[str, str] = field(default_factory=dict)
+    """Refusal code -> the broader code it is a kind of (``several_attackers`` -> ``malformed_decision``): a
+    case expecting the broader code passes on an engine that refuses with the narrower one (docs/contract.md)."""
     field_events: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Final-state field -> the event kinds that change it. A ``final`` expectation on that field credits
     (asserted coverage) the clause of the last such event of the card or player; a field no event changed
     credits none."""
+
+    def reason_satisfies(self, actual: str | None, expected: str | None) -> bool:
+        """Whether refusal code ``actual`` is ``expected`` or refines it (through :attr:`refines`, any depth)."""
+        seen: set[str] = set()
+        while actual is not None and actual not in seen:
+            if actual == expected:
+                return True
+            seen.add(actual)
+            actual = self.refines.get(actual)
+        return False
+
+    def narrower(self, code: str) -> frozenset[str]:
+        """``code`` and every code that refines it."""
+        return frozenset(c for c in {code, *self.refines} if self.reason_satisfies(c, code))
 
     def events_changing(self, field_name: str) -> tuple[str, ...]:
         return self.field_events.get(field_name, CORE_FIELD_EVENTS.get(field_name, ()))
@@ -150,3 +167,30 @@ def markdown(voc: Vocabulary) -> str:
     out += [f"| `players.<p>.{f}` | {cell(doc)} |" for f, doc in voc.player_fields.items()]
     out += [f"| `cards.<id>.{f}` | {cell(doc)} |" for f, doc in voc.card_fields.items()]
     return "\n".join(out)
+
+
+def refinements_markdown(voc: Vocabulary) -> str:
+    """The game's refusal-code hierarchy as a Markdown table (docs/contract.md holds one per game)."""
+    rows = [f"| `{narrow}` | `{broad}` |" for narrow, broad in sorted(voc.refines.items())]
+    return "\n".join(["| refusal code | is a kind of |", "|---|---|", *rows]) if rows else "(none)"
+
+
+class RefusalCode(str):
+    """An expected refusal code that equals every code refining it (:meth:`Vocabulary.narrower`): what the
+    event matcher compares a ``rejected`` event's ``reason`` with. Written and shown as the code itself."""
+
+    accepted: frozenset[str]
+
+    def __new__(cls, code: str, accepted: frozenset[str]) -> "RefusalCode":
+        obj = super().__new__(cls, code)
+        obj.accepted = accepted
+        return obj
+
+    def __eq__(self, other: object) -> bool:
+        return other in self.accepted if isinstance(other, str) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = str.__hash__

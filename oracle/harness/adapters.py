@@ -20,6 +20,7 @@ import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -31,7 +32,7 @@ from ..errors import EngineError, EngineSpecError, EngineStartError, ProtocolErr
 from ..model import CaseReply, CaseRequest, Hello, LegalityReply, LegalityRequest
 from . import jsonl
 from ..limits import LINE_MAX_BYTES
-from ..text import trim_text
+from ..text import printable, trim_text
 from .engine import Engine, ReferenceEngine
 
 START_TIMEOUT = 20.0
@@ -42,6 +43,10 @@ STDERR_SHOW = 800
 
 class _Timeout(Signal):
     pass
+
+
+class _WriteTimeout(_Timeout):
+    """The engine did not read a request within the timeout (its stdin pipe stayed full)."""
 
 
 class _Eof(Signal):
@@ -208,16 +213,21 @@ class SubprocessEngine:
         """A legality query (capability ``legality``): one request line, one reply line."""
         return self._exchange(request, timeout, jsonl.parse_legality)
 
-    def prefetch(self, request: CaseRequest) -> bool:
+    def prefetch(self, request: CaseRequest, timeout: float | None = None) -> bool:
         """Write ``request`` now, its reply read when :meth:`run_case` asks for it (capability
-        ``pipeline``); ``False`` when the window is full or the engine does not pipeline (nothing written)."""
+        ``pipeline``); ``False`` when the window is full or the engine does not pipeline (nothing written).
+        The write is bounded by ``timeout`` like a reply: an engine that stops reading its stdin (a request
+        bigger than the pipe's buffer) is stopped, and the request is sent again when its case is claimed."""
         if request.id in self._answered or self._sent(request.id):
             return True
         if len(self._in_flight) >= self.window:
             return False
         try:
-            self._send(request, jsonl.parse_reply, None)
-        except (_Timeout, _Eof, OSError):  # said when the case is claimed: it is sent again then
+            self._send(request, jsonl.parse_reply, timeout)
+        except _Timeout:  # half a line may be in the pipe: the engine is stopped (restarted when claimed)
+            self._kill()
+            return False
+        except (_Eof, OSError):  # said when the case is claimed: it is sent again then
             self._in_flight = deque(f for f in self._in_flight if f[0] != request.id)
             return False
         return True
@@ -270,7 +280,8 @@ class SubprocessEngine:
         rid = self._in_flight[0][0]
         if isinstance(exc, _Timeout):
             self._kill()
-            err: Exception = EngineError(f"timeout: no reply within {timeout:g} s; the engine was stopped and is "
+            what = "it read no request and wrote no reply" if isinstance(exc, _WriteTimeout) else "no reply"
+            err: Exception = EngineError(f"timeout: {what} within {timeout:g} s; the engine was stopped and is "
                                          f"restarted for the next case" + self._tail_note())
         elif isinstance(exc, (_Eof, OSError)):
             how = self._how_it_ended()
@@ -312,7 +323,7 @@ class SubprocessEngine:
             if view:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
-                    raise _Timeout
+                    raise _WriteTimeout
                 with selectors.DefaultSelector() as sel:
                     sel.register(fd, selectors.EVENT_WRITE)
                     out = self._proc.stdout
@@ -410,6 +421,10 @@ class PythonEngine:
                 reply = self.inner.run_case(request, timeout)
             except SystemExit as exc:
                 raise self._exited(exc) from None
+            except KeyboardInterrupt as exc:
+                if _a_real_signal(exc):
+                    raise
+                raise _raised_interrupt() from None
         if isinstance(reply, CaseReply):
             pass
         elif not isinstance(reply, dict):
@@ -431,8 +446,17 @@ class PythonEngine:
             return LegalityReply(id=request.id, error=f"{self.name} declares the legality capability but has "
                                                       f"no legality(request, timeout) method")
         reply = ask(request, timeout) if timeout is None else self._run_bounded(request, timeout, ask)
+        if not isinstance(reply, (LegalityReply, dict)):
+            raise ProtocolError(f"{self.name}: legality() returned {type(reply).__name__}, not a LegalityReply "
+                                f"or a mapping of the same shape")
         if not isinstance(reply, LegalityReply):
-            reply = LegalityReply.model_validate(reply)
+            try:
+                reply = LegalityReply.model_validate(reply)
+            except ValidationError as exc:
+                raise ProtocolError(f"{self.name}: legality() returned a reply that does not match the protocol "
+                                    f"({jsonl.first_problem(exc)})") from None
+        if reply.id != request.id:
+            raise ProtocolError(f"{self.name} answered legality query {reply.id!r} while {request.id!r} was asked")
         return reply
 
     def _exited(self, exc: SystemExit) -> EngineError:
@@ -472,6 +496,8 @@ class PythonEngine:
                               f"new instance from the factory plays the next case)")
         if isinstance(box.get("error"), SystemExit):
             raise self._exited(box["error"])
+        if isinstance(box.get("error"), KeyboardInterrupt):  # raised on the worker: never a signal (those reach
+            raise _raised_interrupt()                        # the main thread only)
         if "error" in box:
             raise box["error"]
         return box["reply"]
@@ -485,9 +511,36 @@ class PythonEngine:
                 raise EngineError(f"{self.name}: close() raised {_raised(exc)}") from None
 
 
+def _child_env() -> dict[str, str]:
+    """The environment of an ``--isolate`` child (:mod:`oracle.harness.isolate`): this process's, with its
+    import path (a factory importable here is importable there)."""
+    env = dict(os.environ)
+    path = [p for p in sys.path if p]
+    if env.get("PYTHONPATH"):
+        path.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(path))
+    return env
+
+
+def _a_real_signal(exc: KeyboardInterrupt) -> bool:
+    """Whether a ``KeyboardInterrupt`` out of an in-process engine is Ctrl-C (or SIGTERM): raised by
+    :mod:`oracle.signals`' handler as :class:`~oracle.signals.Interrupted`, or -- when no handler of ours is
+    installed (a Python caller of ``run_suite``) -- taken to be one, since it cannot be told apart."""
+    from ..signals import Interrupted
+
+    return isinstance(exc, Interrupted) or signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def _raised_interrupt() -> EngineError:
+    return EngineError("the engine raised KeyboardInterrupt during the case (no signal arrived): the engine's "
+                       "error, which costs this case; only a real Ctrl-C or SIGTERM stops the run")
+
+
 def _bounded(hello: Hello) -> Hello:
-    """The hello with its engine name and version trimmed (engine text is stored and printed)."""
-    name, version = trim_text(hello.engine.name, 200), trim_text(hello.engine.version, 200)
+    """The hello with its engine name and version trimmed and their control and bidirectional characters
+    escaped (``\\x1b``, ``\\u202e``): engine text is stored, printed, and written into XML and HTML, where
+    ESC or NUL is not well-formed and U+202E reorders what a reader sees."""
+    name, version = (printable(trim_text(hello.engine.name, 200)), printable(trim_text(hello.engine.version, 200)))
     if (name, version) == (hello.engine.name, hello.engine.version):
         return hello
     return hello.model_copy(update={"engine": hello.engine.model_copy(update={"name": name, "version": version})})
@@ -532,11 +585,13 @@ def _mutant(name: str, spec: str) -> Engine:
     return make_mutant(name)
 
 
-def make_engine(spec: str) -> Engine:
+def make_engine(spec: str, *, isolate: bool = False) -> Engine:
     """``reference``, ``py:package.module:factory``, ``cmd:"program args"`` or ``mutant:NAME``.
 
-    A malformed spec is an :class:`EngineSpecError` (a ``ValueError``; exit 2); an engine that cannot
-    start, an ``EngineStartError`` (exit 3).
+    ``isolate``: a ``py:`` engine runs in a child process (:mod:`oracle.harness.isolate`), so one that
+    kills its process (``os._exit``) costs a case, not the run. A malformed spec is an
+    :class:`EngineSpecError` (a ``ValueError``; exit 2); an engine that cannot start, an
+    ``EngineStartError`` (exit 3).
     """
     kind, sep, rest = spec.partition(":")
     if spec == "reference":
@@ -544,6 +599,11 @@ def make_engine(spec: str) -> Engine:
     if not sep:
         raise EngineSpecError(f"unknown engine {spec!r}; write reference, py:package.module:factory, "
                          f"cmd:\"program args\" or mutant:NAME")
+    if kind == "py" and isolate:
+        module, colon, factory = rest.rpartition(":")
+        if not colon or not module or not factory:
+            raise EngineSpecError(f"--engine {spec!r}: write py:package.module:factory")
+        return SubprocessEngine([sys.executable, "-m", "oracle.harness.isolate", rest], env=_child_env())
     if kind == "py":
         return _python(rest, spec)
     if kind == "cmd":

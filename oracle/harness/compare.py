@@ -300,7 +300,7 @@ def _check_refused(ctx: Ctx, d: Any, expected: dict[int, tuple[int, str]]) -> Di
         ctx.not_checkable(f"rejected[{i}].reason", "reason_codes",
                           f"the engine refuses without the vocabulary's reason codes; decision {at} was "
                           f"checked as refused, not for reason {_j(reason)}")
-    elif d.reason != reason:
+    elif not _reason_ok(case.game, d.reason, reason):
         return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason}, actual=actual,
                           context=here, message=f"decision {at} was refused with reason {_j(d.reason)}, "
                                                 f"expected {_j(reason)}")
@@ -398,6 +398,12 @@ def _rejections_in_events(case: Any) -> list[tuple[str, int, str | None]]:
     return out
 
 
+def _reason_ok(game: str, actual: str | None, expected: str | None) -> bool:
+    """The engine's refusal code is the expected one, or a code that refines it (``Vocabulary.refines``)."""
+    return actual == expected or (expected is not None and
+                                  registry.get(game).vocabulary.reason_satisfies(actual, expected))
+
+
 def _ask_legality(ctx: Ctx, label: str, at: int, reason: str | None, outcome: str) -> Divergence | None:
     """A refusal expected (in ``expect.rejected``, or only among ``expect.events``: ``label``) on an entry the
     engine took itself (``automatic``) or never asked for (``not_asked``): asked of the engine when it offers
@@ -410,10 +416,11 @@ def _ask_legality(ctx: Ctx, label: str, at: int, reason: str | None, outcome: st
                           f"the engine {took}, so it could not refuse it; it offers no legality query")
         return None
     answer = ctx.ask(at)
-    if answer.error:
-        ctx.not_checkable(label, "legality", f"the engine {took}; its legality query failed: "
-                                                         f"{answer.error}")
-        return None
+    if answer.error:  # a broken answer is the engine's error, as a broken reply to a case is
+        from ..errors import EngineError
+
+        raise EngineError(f"the engine {took}; its answer to the legality query on decision {at} is broken: "
+                          f"{answer.error}")
     ctx.checked += 1
     if answer.accepted:
         return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason},
@@ -426,7 +433,7 @@ def _ask_legality(ctx: Ctx, label: str, at: int, reason: str | None, outcome: st
         ctx.not_checkable(f"{label}.reason", "reason_codes",
                           f"the engine refuses without the vocabulary's reason codes; decision {at} was checked "
                           f"as refused (legality query), not for reason {_j(reason)}")
-    elif answer.reason != reason:
+    elif not _reason_ok(case.game, answer.reason, reason):
         return Divergence(what="rejection", index=at, expected={"at": at, "reason": reason},
                           actual={"at": at, "reason": answer.reason},
                           message=f"decision {at} would be refused with reason {_j(answer.reason)} (legality "
@@ -466,6 +473,12 @@ def _filtered(ctx: Ctx, label: str, events: list[ExpectedEvent]) -> tuple[Patter
             fields = {k: v for k, v in fields.items() if k != "reason"}
             ctx.not_checkable(f"{label}.reason", "reason_codes",
                               "the engine refuses without the vocabulary's reason codes")
+        elif ev.kind == "rejected" and isinstance(fields.get("reason"), str):  # a narrower code matches too
+            voc = registry.get(ctx.case.game).vocabulary
+            if voc.refines:
+                from ..core.vocabulary import RefusalCode
+
+                fields = {**fields, "reason": RefusalCode(fields["reason"], voc.narrower(fields["reason"]))}
         pats.append((ev.kind, fields))
     return pats, dropped
 

@@ -7,10 +7,13 @@ JSON-lines protocol (``oracle.harness.jsonl``), whose messages are the same mode
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, Protocol, runtime_checkable
 
-from .. import __version__, registry
-from ..errors import OracleError
+from .. import CONTRACT_VERSION, __version__, registry
+from ..errors import EngineError, OracleError
 from ..model import CaseReply, CaseRequest, EngineInfo, Hello, LegalityReply, LegalityRequest
 
 
@@ -38,16 +41,42 @@ class ReferenceEngine:
 
     def hello(self) -> Hello:
         return Hello(engine=EngineInfo(name="reference", version=__version__), games=self.games,
-                     capabilities=["legality"])
+                     capabilities=["legality"], contract_version=CONTRACT_VERSION)
 
     def run_case(self, request: CaseRequest, timeout: float | None = None) -> CaseReply:
-        return registry.get(request.game).run(request)
+        with time_limit(timeout, "reference"):
+            return registry.get(request.game).run(request)
 
     def legality(self, request: LegalityRequest, timeout: float | None = None) -> LegalityReply:
-        return reference_legality(request)
+        with time_limit(timeout, "reference"):
+            return reference_legality(request)
 
     def close(self) -> None:
         pass
+
+
+@contextmanager
+def time_limit(seconds: float | None, engine: str) -> Iterator[None]:
+    """An in-process engine's ``--timeout``: :class:`EngineError` raised in the block after ``seconds``
+    (SIGALRM, so a search that runs away is stopped where it is, and its memory freed). Only where a signal
+    can interrupt -- the main thread of a POSIX process -- and only when no other timer is running;
+    elsewhere no limit (the run's worker-thread bound applies, :class:`~oracle.harness.adapters.PythonEngine`)."""
+    if (not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL)[0]):
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise EngineError(f"timeout: the {engine} engine played the case for more than {seconds:g} s (in process: "
+                          f"stopped where it was; the next case runs as usual)")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def reference_legality(request: LegalityRequest) -> LegalityReply:

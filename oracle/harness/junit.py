@@ -107,6 +107,11 @@ def to_xml(results: Results, baseline: Baseline | None = None) -> ET.Element:
                 ET.SubElement(tc, "skipped", message=_clean(not_checkable_reason(c)))
     for k, v in totals.items():
         root.set(k, str(v))
+    for el in root.iter():  # every attribute and text: characters XML 1.0 forbids never reach the file
+        for k, v in el.attrib.items():
+            el.set(k, _clean(v))
+        if el.text:
+            el.text = _clean(el.text)
     return root
 
 

@@ -8,22 +8,25 @@ embedding it stops as Ctrl-C asks and the CLI writes those partial results.
 
 from __future__ import annotations
 
+import sys
 import time
 from contextlib import nullcontext
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
-from .. import __version__
-from ..errors import CannotSetUp, CaseFileError, EngineAborted, EngineStartError, OracleError, ScriptError
+from .. import CONTRACT_VERSION, __version__
+from ..errors import (CannotSetUp, CaseFileError, EngineAborted, EngineError, EngineStartError, MissingDecision,
+                      OracleError, ScriptError)
 from ..loader import LoadedCase, Suite, load_catalog
-from ..model import (ALL_RULESETS, CaseRequest, CaseResult, EngineInfo, Hello, LegalityReply, LegalityRequest,
+from ..model import (ALL_RULESETS, Asked, CaseRequest, CaseResult, Divergence, EngineInfo, Hello, LegalityReply,
+                     LegalityRequest,
                      Results)
 from ..text import trim_text
 from .compare import compare, reads, vocabulary_problems
 from .engine import Engine
 from .request import make_request, used_abilities, views_read
 from .select import select_cases
-from .stored import stored_divergence, stored_trace
+from .stored import kept_trace, stored_divergence
 
 
 def now() -> str:
@@ -103,6 +106,9 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     except CannotSetUp as exc:  # the engine cannot be given this case: not checkable there, with the reason
         return CaseResult(status="skip", skip_reason=f"cannot be set up on {engine_name}: {trim_text(str(exc))}",
                           duration=time.perf_counter() - start, **base)
+    except MissingDecision as exc:  # an in-process engine asked for a decision past the script's end
+        asked = Asked(at=exc.at, player=exc.player, decisions=list(exc.kinds))
+        return asked_beyond_script(lc, ruleset, asked, f"script: {exc}", time.perf_counter() - start, base)
     except ScriptError as exc:
         return CaseResult(status="error", error=f"script: {exc}", duration=time.perf_counter() - start, **base)
     except OracleError as exc:
@@ -113,20 +119,52 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     skip = getattr(reply, "skip", None)  # in-process engines may build replies without the field
     if skip and not reply.error:  # the engine cannot be set up for the case: skip with its reason
         return CaseResult(status="skip", skip_reason=trim_text(skip), duration=duration, **base)
+    if reply.asked is not None:
+        return asked_beyond_script(lc, ruleset, reply.asked, reply.error or "", duration, base,
+                                   trace=kept_trace(reply.trace) if keep_trace else {})
     if reply.error:
         return CaseResult(status="error", error=trim_text(reply.error), duration=duration,
-                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
+                          **(kept_trace(reply.trace) if keep_trace else {}), **base)
     broken = vocabulary_problems(reply, case.game)
     if broken:
         return CaseResult(status="error", error=trim_text(broken), duration=duration,
-                          trace=stored_trace(reply.trace) if keep_trace else None, **base)
+                          **(kept_trace(reply.trace) if keep_trace else {}), **base)
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
-    verdict = compare(case, reply, hello, ask, unshown=unshown)
     shown = list(reply.decisions) if reply.decisions is not None and hello.observation != "trace" else None
+    try:
+        verdict = compare(case, reply, hello, ask, unshown=unshown)
+    except EngineStartError:
+        raise
+    except EngineError as exc:  # a legality query the engine crashed on or answered garbage to
+        return CaseResult(status="error", error=trim_text(str(exc)), duration=duration,
+                          **(kept_trace(reply.trace) if keep_trace else {}), **base)
     return CaseResult(status=verdict.status, executed=verdict.executed, asserted=verdict.asserted,
                       divergence=stored_divergence(verdict.divergence), duration=duration,
                       unchecked=verdict.unchecked, decisions=shown,
-                      trace=stored_trace(reply.trace) if keep_trace else None, **base)
+                      **(kept_trace(reply.trace) if keep_trace else {}), **base)
+
+
+def asked_beyond_script(lc: LoadedCase, ruleset: str, asked: Asked, said: str, duration: float,
+                        base: dict, trace: dict | None = None) -> CaseResult:
+    """The engine asked ``asked.player`` for a decision the script does not have. When the reference plays the
+    case through with the script as written, the rules give no such decision there: the engine decided
+    differently, a ``fail`` with that divergence. When the reference needs a decision there too, the script is
+    short: the case's ``error``."""
+    from .engine import ReferenceEngine
+
+    try:
+        ReferenceEngine().run_case(make_request(lc.case, ruleset, lc.extra))
+    except ScriptError as exc:
+        return CaseResult(status="error", error=trim_text(said or f"script: {exc}"), duration=duration,
+                          **(trace or {}), **base)
+    kinds = " or ".join(f"`{k}`" for k in asked.decisions)
+    where = (f"after the script's last entry (decision {asked.at - 1})" if asked.at >= len(lc.case.script)
+             else f"at decision {asked.at}")
+    message = (f"the engine asked {asked.player} for {kinds} {where}; the rules give no such decision here "
+               f"(the reference plays the case through with the script as written)")
+    divergence = Divergence(what="decision", index=asked.at, expected="no decision", message=message,
+                            actual={"player": asked.player, "decisions": list(asked.decisions)})
+    return CaseResult(status="fail", divergence=divergence, duration=duration, **(trace or {}), **base)
 
 
 def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: str | None = None,
@@ -135,7 +173,8 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
               on_result: Callable[[CaseResult], None] | None = None) -> Results:
     hello = engine.hello()
     info = EngineInfo(name=hello.engine.name, version=hello.engine.version, level=hello.observation,
-                      reason_codes=hello.reason_codes)
+                      reason_codes=hello.reason_codes, contract_version=hello.contract_version)
+    _note_contract(hello)
     started = now()
     cases = list(enumerate(select_cases(suite, k, games)))  # the order is kept through shards (merge sorts by it)
     if shard is not None:
@@ -156,7 +195,7 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
         for rs in editions or [ruleset if skip else None]:  # a skip for the ruleset: that ruleset's result
             plan.append((n, lc, rs, skip or _unsupported(lc, hello, info.name), bool(skip)))
     ahead = Ahead(engine, lambda i: None if plan[i][3] else case_request(plan[i][1], plan[i][2], hello),
-                  len(plan))
+                  len(plan), timeout)
     try:
         for at, (n, lc, rs, skip, not_held) in enumerate(plan):
             if skip:
@@ -179,15 +218,25 @@ def run_suite(engine: Engine, suite: Suite, *, ruleset: str | None = None, k: st
             if on_result:
                 on_result(res)
     except KeyboardInterrupt as exc:  # raised on, with the cases run so far: the caller decides what to keep
-        exc.results = Results(engine=info, ruleset=ruleset, suite_version=__version__,  # type: ignore[attr-defined]
-                              started=started, finished=now(), partial=True, command=command, cases=results,
-                              summary=Results.count(results))
+        exc.results = Results(contract_version=CONTRACT_VERSION, engine=info,  # type: ignore[attr-defined]
+                              ruleset=ruleset, suite_version=__version__, started=started, finished=now(),
+                              partial=True, command=command, cases=results, summary=Results.count(results))
         raise
-    out = Results(engine=info, ruleset=ruleset, suite_version=__version__, started=started, finished=now(),
+    out = Results(contract_version=CONTRACT_VERSION, engine=info, ruleset=ruleset, suite_version=__version__,
+                  started=started, finished=now(),
                   partial=partial, command=command, cases=results, summary=Results.count(results))
     if aborted is not None:
         raise EngineAborted(aborted, out)
     return out
+
+
+def _note_contract(hello: Hello) -> None:
+    """An engine written against an older contract is told, once, on stderr, where the changes are listed."""
+    declared = hello.contract_version
+    if declared is not None and declared < CONTRACT_VERSION:
+        print(f"tcg-oracle: engine {hello.engine.name} declares contract version {declared}; this suite's is "
+              f"{CONTRACT_VERSION}: see CHANGELOG.md for what changed (refusal codes, fields, rulesets)",
+              file=sys.stderr)
 
 
 class Ahead:
@@ -195,8 +244,10 @@ class Ahead:
     (``prefetch``, capability ``pipeline``): the engine plays them while the harness compares. ``make(i)`` is
     the request of item ``i`` of ``count`` (``None``: an item not sent, a skipped case); each is made once."""
 
-    def __init__(self, engine: Engine, make: Callable[[int], CaseRequest | None], count: int) -> None:
+    def __init__(self, engine: Engine, make: Callable[[int], CaseRequest | None], count: int,
+                 timeout: float | None = None) -> None:
         self.prefetch = getattr(engine, "prefetch", None)
+        self.timeout = timeout  # each write is bounded like a reply
         self.window = getattr(engine, "window", 1) if callable(self.prefetch) else 1
         self.make, self.count = make, count
         self.made: dict[int, CaseRequest | None] = {}
@@ -212,7 +263,7 @@ class Ahead:
         request = self.request(at)
         assert request is not None, "a skipped item is never sent"
         if self.window > 1:
-            self.prefetch(request)  # type: ignore[misc]  # first: its reply is the next one read
+            self.prefetch(request, self.timeout)  # type: ignore[misc]  # first: its reply is the next one read
             self.sent = max(self.sent, at)
             while self.sent + 1 < self.count and self.sent + 1 - at < self.window:
                 nxt = self.sent + 1
@@ -220,7 +271,7 @@ class Ahead:
                     ahead = self.request(nxt)
                 except Exception:  # said when that case runs, by run_case
                     break
-                if ahead is not None and not self.prefetch(ahead):  # type: ignore[misc]
+                if ahead is not None and not self.prefetch(ahead, self.timeout):  # type: ignore[misc]
                     break
                 self.sent = nxt
         self.made.pop(at, None)

@@ -18,8 +18,13 @@ _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 
 
 
+MAX_NESTING = 32
+"""Parentheses of ``-k`` nested at most this deep (deeper is a usage error, never a ``RecursionError``)."""
+
+
 def matcher(expr: str):
-    """Compile ``expr`` to a predicate over a case's searchable text (case-insensitive substrings)."""
+    """Compile ``expr`` to a predicate over a case's searchable text (case-insensitive substrings). ``or``
+    and ``and`` chains are flat lists (1,000 terms cost no stack), ``not not`` folds, nesting is bounded."""
     tokens = [t for t in _TOKEN.findall(expr) if t]
     pos = 0
 
@@ -31,49 +36,54 @@ def matcher(expr: str):
         pos += 1
         return tokens[pos - 1]
 
-    def parse_or():
-        left = parse_and()
+    def parse_or(depth):
+        terms = [parse_and(depth)]
         while peek() == "or":
             take()
-            right = parse_and()
-            left = (lambda a, b: lambda s: a(s) or b(s))(left, right)
-        return left
+            terms.append(parse_and(depth))
+        return terms[0] if len(terms) == 1 else (lambda ts: lambda s: any(t(s) for t in ts))(terms)
 
-    def parse_and():
-        left = parse_not()
+    def parse_and(depth):
+        terms = [parse_not(depth)]
         while peek() == "and":
             take()
-            right = parse_not()
-            left = (lambda a, b: lambda s: a(s) and b(s))(left, right)
-        return left
+            terms.append(parse_not(depth))
+        return terms[0] if len(terms) == 1 else (lambda ts: lambda s: all(t(s) for t in ts))(terms)
 
-    def parse_not():
-        if peek() == "not":
+    def parse_not(depth):
+        negate = False
+        while peek() == "not":
             take()
-            inner = parse_not()
-            return lambda s: not inner(s)
-        return parse_atom()
+            negate = not negate
+        inner = parse_atom(depth)
+        return (lambda s: not inner(s)) if negate else inner
 
-    def parse_atom():
+    def parse_atom(depth):
         tok = peek()
         if tok is None:
             raise SelectError(f"-k {expr!r}: the expression ends too early")
         if tok == "(":
+            if depth >= MAX_NESTING:
+                raise SelectError(f"-k {_short(expr)}: parentheses nested deeper than {MAX_NESTING} levels")
             take()
-            inner = parse_or()
+            inner = parse_or(depth + 1)
             if peek() != ")":
-                raise SelectError(f"-k {expr!r}: missing ')'")
+                raise SelectError(f"-k {_short(expr)}: missing ')'")
             take()
             return inner
         if tok in (")", "and", "or"):
-            raise SelectError(f"-k {expr!r}: unexpected {tok!r}")
+            raise SelectError(f"-k {_short(expr)}: unexpected {tok!r}")
         word = take().lower()
         return lambda s: word in s
 
-    pred = parse_or()
+    pred = parse_or(0)
     if pos != len(tokens):
-        raise SelectError(f"-k {expr!r}: unexpected {tokens[pos]!r}")
+        raise SelectError(f"-k {_short(expr)}: unexpected {tokens[pos]!r}")
     return pred
+
+
+def _short(expr: str) -> str:
+    return repr(expr) if len(expr) <= 200 else repr(expr[:200]) + f"... ({len(expr):,} characters)"
 
 
 def haystack(case, extra=()) -> str:

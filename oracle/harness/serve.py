@@ -19,11 +19,11 @@ from typing import Any, BinaryIO, Callable, Iterator
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from .. import __version__, registry
-from ..errors import OracleError, ScriptError
+from .. import CONTRACT_VERSION, __version__, registry
+from ..errors import MissingDecision, OracleError, ScriptError
 from ..limits import (INT_MAX, JSON_MAX_DEPTH, LINE_MAX_BYTES, SCRIPT_MAX_DECISIONS, check_ints, check_setup_sizes,
                       json_depth_exceeds)
-from ..model import (LEVELS, CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply,
+from ..model import (LEVELS, Asked, CaseReply, CaseRequest, DecisionOutcome, EngineInfo, Hello, LegalityReply,
                      LegalityRequest, TraceEntry)
 from . import jsonl
 from .views import project
@@ -48,7 +48,7 @@ class Behaviour:
     def hello(self, games: list[str]) -> Hello:
         extra = {} if self == Behaviour() else {"observation": self.observation, "reason_codes": self.reason_codes}
         return Hello(engine=EngineInfo(name=self.name, version=__version__), games=games,
-                     capabilities=["legality", "views", "pipeline"], **extra)
+                     capabilities=["legality", "views", "pipeline"], contract_version=CONTRACT_VERSION, **extra)
 
 
 DEFAULT = Behaviour()
@@ -231,6 +231,11 @@ def answer(line: bytes, games: list[str], behaviour: Behaviour = Behaviour()) ->
         if isinstance(request, LegalityRequest):
             return legality(request, behaviour)
         return play(request, behaviour)
+    except MissingDecision as exc:  # said as a decision asked for (runner.run_case judges it), and in words
+        if not isinstance(request, LegalityRequest):
+            return CaseReply(id=request.id, error=f"script: {exc}",
+                             asked=Asked(at=exc.at, player=exc.player, decisions=list(exc.kinds)))
+        why = f"script: {exc}"
     except ScriptError as exc:  # the same text as an in-process run (runner.run_case)
         why = f"script: {exc}"
     except OracleError as exc:

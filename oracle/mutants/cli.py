@@ -8,7 +8,6 @@ case files.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -52,7 +51,12 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     from ..loader import load_suite
+    from ..outputs import unwritable
     from ..text import trim_text
+
+    if args.results and (why := unwritable(args.results)):  # said before the mutants run, not after
+        print(f"tcg-oracle: --results {args.results}: {why}", file=sys.stderr)
+        return EXIT_USAGE
     from .kill import kill_matrix, run_mutants
 
     suite = load_suite(args.cases, games=args.game or None)
@@ -76,8 +80,17 @@ def main(args: argparse.Namespace) -> int:
         for name, why in run.property_errors:
             print(f"  property {name} errs: {trim_text(why, 600)}", flush=True)
 
-    runs = run_mutants(mutants, suite, on_done=show, properties=args.properties)
+    from .kill import MutantsInterrupted
+
+    interrupted: MutantsInterrupted | None = None
+    try:
+        runs = run_mutants(mutants, suite, on_done=show, properties=args.properties)
+    except MutantsInterrupted as exc:  # the mutants done are kept; the one stopped is not counted as tested
+        interrupted, runs = exc, exc.runs
     matrix = kill_matrix(runs, suite)
+    if interrupted is not None:
+        matrix["partial"] = True
+        matrix["aborted"] = f"{interrupted}; {len(runs)} of {len(mutants)} mutant(s) finished"
     s = matrix["summary"]
     rate = f"{100 * s['kill_rate']:.1f}%" if s["kill_rate"] is not None else "-"
     print(f"killed {s['killed']}/{s['mutants']} mutants ({rate}); case errors: {s['errors']}; property errors: "
@@ -88,10 +101,11 @@ def main(args: argparse.Namespace) -> int:
     if matrix["weak"]:
         print(f"weakly tested clauses (a mutant survives): {', '.join(matrix['weak'])}")
     if args.results:
-        path = Path(args.results)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(matrix, ensure_ascii=False, indent=1), encoding="utf-8")
-        tmp.replace(path)
-        print(f"kill matrix: {path}")
+        from ..outputs import write_json
+
+        path = write_json(args.results, matrix)
+        print(f"kill matrix: {path}" + (" (partial)" if interrupted else ""))
+    if interrupted is not None:
+        print(f"tcg-oracle mutants: {matrix['aborted']}; the figures above are of those only", file=sys.stderr)
+        return EXIT_FAIL
     return EXIT_OK if s["killed"] == s["mutants"] and not s["errors"] and not s["property_errors"] else EXIT_FAIL

@@ -69,6 +69,15 @@ def check_properties(run: MutantRun, properties: Iterable[Any], until_killed: bo
             run.evidence[prop.name] = failed
 
 
+class MutantsInterrupted(KeyboardInterrupt):
+    """A stop signal during the mutants: ``runs``, the mutants finished before it; ``mutant``, the one whose
+    cases it stopped after ``cases`` of them (never recorded as tested)."""
+
+    def __init__(self, runs: list[MutantRun], mutant: str, cases: int) -> None:
+        super().__init__(f"interrupted on mutant {mutant} after {cases} case(s)")
+        self.runs, self.mutant, self.cases = runs, mutant, cases
+
+
 def run_mutants(mutants: Iterable[Mutant], suite: Suite, *, on_done: Callable[[MutantRun], None] | None = None,
                 properties: Sources = "survivors", checks: list[Any] | None = None) -> list[MutantRun]:
     """Every case of the mutant's game on each mutant (the case's default ruleset, as ``run``), then the
@@ -83,7 +92,12 @@ def run_mutants(mutants: Iterable[Mutant], suite: Suite, *, on_done: Callable[[M
     runs = []
     for m in mutants:
         engine = MutantEngine(m)
-        results = run_suite(engine, suite, games=[m.game])
+        try:
+            results = run_suite(engine, suite, games=[m.game])
+        except KeyboardInterrupt as exc:  # a run_suite that hands the interrupt on
+            raise MutantsInterrupted(runs, m.name, 0) from exc
+        if results.partial:  # Ctrl-C or SIGTERM stopped its cases: this mutant is not recorded as tested
+            raise MutantsInterrupted(runs, m.name, len(results.cases))
         run = MutantRun(m, cases=len(results.cases))
         for c in results.cases:
             if c.status == "fail":

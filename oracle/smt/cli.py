@@ -4,7 +4,6 @@ counterexample board) or unknown, with its time. Exit 1 on a counterexample or a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -18,6 +17,11 @@ def main(args: argparse.Namespace) -> int:
             return 2
     if args.max_cards < 1:
         print("tcg-oracle: --max-cards must be at least 1", file=sys.stderr)
+        return 2
+    from ..outputs import unwritable
+
+    if args.json and (why := unwritable(args.json)):  # said before the proofs, not after
+        print(f"tcg-oracle: --json {args.json}: {why}", file=sys.stderr)
         return 2
     try:
         from .prove import run
@@ -35,7 +39,8 @@ def main(args: argparse.Namespace) -> int:
     print(f"{len(outcomes) - len(failed)} of {len(outcomes)} properties proved for every board of up to "
           f"{args.max_cards} cards")
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
+        from ..outputs import write_json
+
         data = {"schema_version": 1, "max_cards": args.max_cards, "properties": [o.as_dict() for o in outcomes]}
-        args.json.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        write_json(args.json, data)
     return 1 if failed else 0

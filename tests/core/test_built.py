@@ -12,7 +12,7 @@ def test_built_equals_model_construct_and_validation():
     d = built(DecisionOutcome, {"at": 0, "outcome": "refused", "reason": "menace"})
     c = built(Checkpoint, {"after": -1, "state": {"players": {}}})
     r = built(CaseReply, {"type": "result", "id": "x", "trace": [e], "final": {}, "winner": None, "decisions": [d],
-                          "checkpoints": [c], "steps": None, "error": None})
+                          "checkpoints": [c], "steps": None, "error": None, "asked": None})
     assert CaseReply.model_validate_json(r.model_dump_json()) == r
     assert r.model_dump() == CaseReply(id="x", trace=[e], decisions=[d], checkpoints=[c]).model_dump()
 

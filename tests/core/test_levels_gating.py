@@ -3,6 +3,8 @@ forced decisions and the legality query, and that protocol-1 engines are judged 
 
 from __future__ import annotations
 
+import pytest
+
 from oracle.harness.compare import compare
 from oracle.harness.views import decisions_from_trace, project, steps_from_trace
 from oracle.model import (Checkpoint, DecisionOutcome, EngineInfo, Hello, LegalityReply, Step, StepEvent)
@@ -213,8 +215,11 @@ def test_the_legality_query_checks_a_refusal_the_engine_never_asked_for():
     v = compare(c, r, h, ask(LegalityReply(id="q", accepted=True)))
     assert v.status == "fail" and "legality query accepts it" in v.divergence.message
     assert compare(c, r, h, ask(LegalityReply(id="q", accepted=False, reason="attacker_not_ijin"))).status == "fail"
-    v = compare(c, r, h, ask(LegalityReply(id="q", error="boom")))
-    assert v.status == "not_checkable" and "boom" in v.unchecked[0].why
+    # a broken answer is the engine's error (the case's `error`, run_case), never a quiet not_checkable
+    from oracle.errors import EngineError
+
+    with pytest.raises(EngineError, match="boom"):
+        compare(c, r, h, ask(LegalityReply(id="q", error="boom")))
 
 
 def test_a_refusal_written_only_among_the_events_is_put_to_the_legality_query():

@@ -210,3 +210,45 @@ class HugeName(Good):
 
 def huge_name():
     return HugeName()
+
+
+def case_raises_keyboard_interrupt():
+    """Raises ``KeyboardInterrupt`` itself on the fault case (no signal is sent)."""
+
+    def boom(request):
+        raise KeyboardInterrupt("the engine's own")
+
+    return _on(FAULT_CASE, boom)
+
+
+def case_os_exit():
+    """Calls ``os._exit(9)`` on the fault case: the process ends at once, no handler runs."""
+    return _on(FAULT_CASE, lambda request: os._exit(9))
+
+
+def case_prints():
+    """Prints on stdout while answering (a protocol line only in process)."""
+
+    class Chatty(Good):
+        def run_case(self, request, timeout=None):
+            print("debug: playing", request.id)
+            return super().run_case(request, timeout)
+
+    return Chatty()
+
+
+def case_long_trace():
+    """Answers the fault case with its trace followed by 50,000 more events (a later moment each)."""
+
+    def long(r):
+        reply = Good().run_case(r)
+        last = reply.trace[-1]
+        extra = [last.model_copy(update={"moment": last.moment + 1 + i}) for i in range(50_000)]
+        return reply.model_copy(update={"trace": [*reply.trace, *extra]})
+
+    return _on(FAULT_CASE, long)
+
+
+def case_hangs():
+    """Never answers the fault case."""
+    return _on(FAULT_CASE, lambda request: time.sleep(3600))

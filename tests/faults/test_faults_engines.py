@@ -10,6 +10,8 @@ import sys
 import pytest
 from helpers_faults import FAULT_CASE, by_id, fault_cmd, run
 
+from oracle.errors import EngineError
+
 pytestmark = pytest.mark.usefixtures("toy")
 
 
@@ -208,3 +210,36 @@ def test_explain_escapes_an_engines_control_characters(capsys):
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\r" not in out and "\\x1b[32m" in out
     assert not any(line.startswith("PASS toy.fake") for line in out.splitlines())
+
+
+DEAF_ENGINE = r'''
+import json, sys, time
+sys.stdout.write(json.dumps({"type": "hello", "protocol_version": 1, "schema_version": 1,
+                             "engine": {"name": "deaf", "version": "1"}, "games": ["toy"],
+                             "capabilities": ["pipeline"]}) + "\n")
+sys.stdout.flush()
+time.sleep(3600)  # never reads its stdin
+'''
+
+
+@pytest.mark.parametrize("pipelined", [True, False])
+def test_a_request_to_an_engine_that_never_reads_is_bounded_by_the_timeout(pipelined):
+    """Defect 2: an engine declaring ``pipeline`` that never reads its stdin, sent a request bigger than
+    the pipe's buffer, hung the run forever: --timeout did not apply to writes."""
+    import time
+
+    from oracle.harness.adapters import SubprocessEngine
+    from oracle.model import CaseRequest
+
+    engine = SubprocessEngine([sys.executable, "-c", DEAF_ENGINE])
+    big = CaseRequest(id="toy.big", game="toy", ruleset="r", setup={"pad": "x" * 400_000}, script=[], cards={})
+    try:
+        assert engine.window > 1
+        start = time.monotonic()
+        if pipelined:
+            engine.prefetch(big, 1.0)
+        with pytest.raises(EngineError, match="timeout"):
+            engine.run_case(big, timeout=1.0)
+        assert time.monotonic() - start < 30
+    finally:
+        engine.close()

@@ -76,8 +76,12 @@ class _InterruptedOnSecondCase:
 
     def run_case(self, request, timeout=None):
         self.n += 1
-        if self.n == 2:
-            raise KeyboardInterrupt
+        if self.n == 2:  # a real Ctrl-C (an engine's own KeyboardInterrupt is its error: it costs the case)
+            import signal
+            import time
+
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
         return self.inner.run_case(request, timeout)
 
 

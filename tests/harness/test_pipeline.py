@@ -16,7 +16,7 @@ class Recording(ReferenceEngine):
         self.calls: list[tuple[str, str]] = []
         self.in_flight: list[str] = []
 
-    def prefetch(self, request) -> bool:  # never full: the runner keeps to the window it reads
+    def prefetch(self, request, timeout=None) -> bool:  # never full: the runner keeps to the window it reads
         if request.id in self.in_flight:
             return True
         self.in_flight.append(request.id)

@@ -217,4 +217,7 @@ VOCABULARY = Vocabulary(
     field_events=FIELD_EVENTS,
     steps=STEPS,
     players=(2, 2),
+    refines={"several_attackers": "malformed_decision", "several_blockers": "malformed_decision"},
+    # an attack or a block given as a list of several ids: releases before 0.2.0 refused these as
+    # malformed_decision (CHANGELOG.md); the narrower codes say which rule the shape breaks
 )

@@ -333,11 +333,29 @@ def assignment_choices(st: State) -> dict[str, list[str]]:
     return out
 
 
+def ordered_split(split: Any) -> Any:
+    """One attacker's division of damage in either form, as the mapping the rules read (510.1c: the order is the
+    damage assignment order): ``{b1: 2, b2: 1}`` (the order is the mapping's key order -- kept by YAML and by most
+    JSON readers, but not promised by JSON), or the explicit list ``[{to: b1, damage: 2}, {to: b2, damage: 1}]``,
+    whose order is the list's. Anything else is returned as it is (the caller refuses it)."""
+    if not isinstance(split, list):
+        return split
+    out: dict[str, Any] = {}
+    for item in split:
+        if not isinstance(item, dict) or set(item) != {"to", "damage"} or not isinstance(item["to"], str) \
+                or item["to"] in out:
+            raise Refusal("malformed_decision", "a division of damage as a list holds {to: id, damage: n} items, "
+                                                "each recipient once")
+        out[item["to"]] = item["damage"]
+    return out
+
+
 def _assignment_valid(st: State, choices: dict[str, list[str]]):
     def valid(d) -> dict[str, dict[str, int]]:
         if not isinstance(d.args, dict) or set(d.args) != set(choices):
             raise Refusal("malformed_decision", f"assign damage for exactly {sorted(choices)}")
-        for aid, split in d.args.items():
+        args = {aid: ordered_split(split) for aid, split in d.args.items()}
+        for aid, split in args.items():
             if not isinstance(split, dict) or set(split) - set(choices[aid]):
                 raise Refusal("illegal_damage_assignment", f"{aid} assigns only to its blockers"
                               + (" and what it attacks" if st.has(st.card(aid), "trample") else ""),
@@ -359,7 +377,7 @@ def _assignment_valid(st: State, choices: dict[str, list[str]]):
                 if short:
                     raise Refusal("trample_before_lethal", f"{aid} assigns damage to {target} before lethal damage "
                                   f"to {', '.join(short)}", clause=CR702_19B)
-        return d.args
+        return args
     return valid
 
 

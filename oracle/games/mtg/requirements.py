@@ -10,8 +10,11 @@ requirement per creature able to block it, obeyed when that creature blocks it);
 
 The maximum is found by a plain search over every restriction-legal declaration of the deciding player's
 creatures, exact: a dynamic program over the creatures whose state is each attacker's blocker count capped
-at 2 for
-menace and 1 for "must be blocked", kept only for the attackers with either (all the others need).
+at 2 for menace and 1 for "must be blocked", kept only for the attackers with either (all the others need).
+Its states grow as 3 to the power of those attackers (16 menace attackers against 16 blockers: past 100 s
+and 2 GB), so the search is bounded: past :data:`MAX_STATES` partial declarations it stops with a
+:class:`~oracle.errors.LimitError` naming the bound (the case is an ``error`` saying so; the golden cases
+need a few hundred at most).
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
+from ...errors import LimitError
+
 REQUIREMENTS = ("must_be_blocked", "lure", "blocks_each_combat")
+MAX_STATES = 200_000
+"""Partial declarations the 509.1c search may visit (memory: about 200 bytes each)."""
 
 
 def obeyed(blocks: Mapping[str, str], has: Callable[[str, str], bool], already: Mapping[str, int]) -> int:
@@ -45,8 +52,17 @@ def most_obeyable(options: Sequence[Sequence[str]], creatures: Sequence[str], at
     bec = tuple(has(c, "blocks_each_combat") for c in creatures)
     start = tuple(min(already.get(a, 0), c) for a, c in zip(tracked, cap))
 
+    visited = 0
+
     @lru_cache(maxsize=None)
     def best(i: int, counts: tuple[int, ...]) -> int:
+        nonlocal visited
+        visited += 1
+        if visited > MAX_STATES:
+            raise LimitError(f"CR 509.1c: finding the most block requirements {len(creatures)} creature(s) can obey "
+                             f"against {len(attackers)} attacker(s) ({len(tracked)} with menace or \"must be "
+                             f"blocked\") needs more than {MAX_STATES:,} partial declarations, the bound of the "
+                             f"reference's search (oracle.games.mtg.requirements.MAX_STATES)")
         if i == len(creatures):
             ok = all(not (m and n == 1) for m, n in zip(menace, counts))
             return 0 if ok else -1

@@ -1,0 +1,33 @@
+"""The frozen golden cases of release 0.1.0 (tests/corpus/0.1.0, see its SOURCE.md) still validate and pass
+on the reference: a case file written for that release keeps its meaning (docs/contract.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from oracle.harness.engine import ReferenceEngine
+from oracle.harness.runner import run_suite
+from oracle.loader import load_suite
+
+CORPUS = Path(__file__).resolve().parent / "corpus" / "0.1.0"
+FROZEN = {"ijinden": 82, "duelmasters": 84, "mtg": 63}
+"""The cases per game at commit d030d97 (counted there, 2026-12-02)."""
+
+pytestmark = pytest.mark.compat
+
+
+def test_the_frozen_cases_validate():
+    suite = load_suite([CORPUS])
+    assert not suite.errors, "\n".join(map(str, suite.errors[:5]))
+    assert Counter(lc.case.game for lc in suite.cases) == FROZEN
+
+
+def test_the_frozen_cases_pass_on_the_reference():
+    results = run_suite(ReferenceEngine(), load_suite([CORPUS]))
+    bad = [(c.id, c.status, c.error or (c.divergence.message if c.divergence else "")) for c in results.cases
+           if c.status != "pass"]
+    assert not bad, bad[:5]
+    assert len(results.cases) == sum(FROZEN.values())
