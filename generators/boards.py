@@ -56,14 +56,23 @@ def allowed_cards(f: GameFacts, abilities: Iterable[str] | None) -> tuple[str, .
     return tuple(n for n in f.cards if card_abilities(f.pool[n]) <= allowed)
 
 
+def settable(f: GameFacts, name: str, stat: str) -> bool:
+    """Whether a generated board sets this stat on this card: the pool leaves it empty (DESIGN: "A stat the
+    source does not give is left empty and set by the case"; a printed one stays as printed -- an engine under
+    test plays real cards, and phase.rs cannot be given another power), and golden setups set it on cards of
+    the same types (an Ijin's power; never a Magic sorcery's, which has none)."""
+    card = f.pool.get(name)
+    return card is not None and getattr(card, stat, None) is None and (stat, tuple(sorted(card.types))) in f.stat_kinds
+
+
 def _card(draw, f: GameFacts, cid: str, zone: str, players: list[str], cards: tuple[str, ...],
           extra: tuple[Any, ...]) -> dict[str, Any]:
     card: dict[str, Any] = {"id": cid, "card": draw(pick(cards))}
     fields = f.card_fields
     on_field = zone == MAIN_ZONE
-    if "power" in fields and not one_in(draw, 4):
+    if "power" in fields and settable(f, card["card"], "power") and not one_in(draw, 4):
         card["power"] = draw(pick(f.powers))
-    if "toughness" in fields and one_in(draw, 6):
+    if "toughness" in fields and settable(f, card["card"], "toughness") and one_in(draw, 6):
         card["toughness"] = draw(pick(f.powers))
     if on_field and "tapped" in fields and one_in(draw, 5):
         card["tapped"] = True
@@ -149,7 +158,8 @@ def mutate(draw, f: GameFacts, seed: dict[str, Any], cards: tuple[str, ...], ext
                     continue  # dropped
                 if zone == MAIN_ZONE and not keeps and "tapped" in f.card_fields and one_in(draw, MUTATE_ONE_IN):
                     card["tapped"] = not card.get("tapped", card.pop("sleeping", False))
-                if "power" in f.card_fields and one_in(draw, MUTATE_ONE_IN):
+                if "power" in f.card_fields and ("power" in card or settable(f, card["card"], "power")) \
+                        and one_in(draw, MUTATE_ONE_IN):  # a power the golden case set, or one a fresh card may get
                     card["power"] = draw(pick(f.powers))
                 kept.append(card)
             setup["players"][p][zone] = kept

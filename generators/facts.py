@@ -78,6 +78,11 @@ class GameFacts:
     """Each golden case's scenario-testable clauses (its ``rules`` that the catalog marks testable)."""
     seed_rulesets: tuple[tuple[str, ...], ...] = ()
     """Each golden case's rulesets (its board is played under one of them)."""
+    any_time: frozenset[str] = frozenset()
+    """Decisions the rules allow at any time (Magic's concede): never drawn as an illegal entry."""
+    stat_kinds: frozenset[tuple[str, tuple[str, ...]]] = frozenset()
+    """(stat, card types) of each stat a golden setup sets on a pool card that leaves it empty: the kinds of
+    card a generated board sets that stat on (an Ijin's power; never a Magic sorcery's)."""
     shorthand: bool = False
     """The game reads some scripts with decisions left out (Magic's implied passes): the registry writes a
     golden script out otherwise than it is written."""
@@ -129,6 +134,7 @@ def facts(game: str) -> GameFacts:
     used: Counter[str] = Counter()
     counters: set[str] = set()
     powers: set[int] = set()
+    stat_kinds: set[tuple[str, tuple[str, ...]]] = set()
     teams = life = False
     for case in cases:
         phases[case.setup.phase] += 1
@@ -145,9 +151,12 @@ def facts(game: str) -> GameFacts:
                     counters.update(cs.counters)
                     for a in cs.abilities:
                         note(a)
-                    for v in (cs.power, cs.toughness):
+                    for stat, v in (("power", cs.power), ("toughness", cs.toughness)):
                         if isinstance(v, int) and v >= 0:
                             powers.add(v)
+                        card = pool.get(cs.card)
+                        if v is not None and card is not None and getattr(card, stat) is None:
+                            stat_kinds.add((stat, tuple(sorted(card.types))))
     for name, spec in voc.abilities.items():
         if not refs[name]:
             refs[name] = [name if v is None else {name: v} for v in _param_forms(spec.params)]
@@ -183,4 +192,5 @@ def facts(game: str) -> GameFacts:
         seeds=tuple(c.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for c in cases),
         seed_scripts=tuple(tuple(s) for s in explicit), shorthand=shorthand,
         seed_rules=tuple(frozenset(c.rules) & testable for c in cases),
-        seed_rulesets=tuple(tuple(c.rulesets) for c in cases))
+        seed_rulesets=tuple(tuple(c.rulesets) for c in cases), stat_kinds=frozenset(stat_kinds),
+        any_time=frozenset(k for k, d in voc.decisions.items() if d.any_time))

@@ -72,7 +72,7 @@ def refused_candidates(f: GameFacts, p: legality.Pending) -> dict[str, list[lega
     for kind, args in _candidates(f, p, p.point):
         option = legality.Option(p.point.player, kind, args)
         verdict = p.judge(option)
-        if verdict is not None:
+        if verdict is not None and kind not in f.any_time:
             out.setdefault(verdict.reason, []).append(option)
     return out
 
@@ -148,14 +148,15 @@ def illegal(draw, f: GameFacts, p: legality.Pending, players: list[str], objects
             refused = list(by_reason.values())[index(draw, len(by_reason))]
             return refused[index(draw, len(refused))].as_entry()
     if how == "other_kind":  # a kind not asked here, with arguments the game would give it where it is asked
-        others = [k for k in f.decisions if k not in p.kinds]
+        others = [k for k in f.decisions if k not in p.kinds and k not in f.any_time]
         if others:
             kind = draw(pick(tuple(others)))
             args = [a for _, a in _candidates(f, p, dataclasses.replace(p.point, kinds=(kind,)))]
             return {"player": p.player, "kind": kind, "args": args[index(draw, len(args))] if args else None}
     others = [q for q in players if q != p.player]
-    if others and p.legal:
-        option = p.legal[draw(ints(0, len(p.legal) - 1))]
+    legal = [o for o in p.legal if o.kind not in f.any_time]  # another player conceding is no refusal by the rules
+    if others and legal:
+        option = legal[draw(ints(0, len(legal) - 1))]
         return {"player": draw(pick(tuple(others))), "kind": option.kind, "args": option.args}
     return None
 
@@ -217,6 +218,8 @@ def draw_script_and_reply(draw, game: str, ruleset: str, setup: dict[str, Any],
             p = legality.enumerate_legal(p, limit=LISTED)
             if one_in(draw, ILLEGAL_ONE_IN):
                 entry = illegal(draw, f, p, players, objects)
+        if entry is not None and entry.get("kind") in f.any_time and p.judge(entry) is not None:
+            entry = None  # a golden concede where this board refuses it: refused only by the suite's reading
         if entry is not None and f.shorthand and p.judge(entry) is not None \
                 and _left_out_before(game, ruleset, setup, script, entry, cards):
             entry = None  # the game would not refuse it here but take decisions left out first: a legal one

@@ -155,6 +155,8 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--clauses", action="store_true", help="list every scenario-testable clause with its count")
     fuzz.add_argument("--no-seeds", action="store_true",
                       help="every board from scratch (by default about one in three mutates a golden setup)")
+    fuzz.add_argument("--keep-going", action="store_true",
+                      help="play every example; save each kind of disagreement's smallest example (not shrunk)")
     fuzz.add_argument("--quiet", action="store_true", help="no progress bar")
     prove = sub.add_parser("prove", help="bounded proofs of rule properties with z3 (boards of up to K cards)")
     prove.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")

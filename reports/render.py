@@ -34,6 +34,7 @@ from . import regressions
 from .board_view import board_view, script_view
 from .decisions import decision_rows
 from .coverage import game_coverage, load_catalogs
+from .engines_view import engines_view, view_dict
 from .history import histories
 from .kill import kill_view
 from .runs import split_runs, summary
@@ -287,6 +288,7 @@ def build(results: list[Results], baseline: str | Path | Baseline | None = None,
         "diff": diff,
         "has_baseline": diff is not None,
         "histories": histories(runs, games),
+        "engines_view": view_dict(engines_view(runs, games)),
         "n_cases": len(ids),
         "n_results": sum(1 for r in runs for _ in r.results()),  # a case under several editions: each
         "blob": blob,

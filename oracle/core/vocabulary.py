@@ -21,6 +21,9 @@ class DecisionSpec:
     kind: str
     args: str
     doc: str
+    any_time: bool = False
+    """The rules let a player make it at any time (Magic's concede, 104.3a): where a script may give it is a
+    reading of the suite (an assumption), so a generated script never makes it an illegal entry on purpose."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,9 @@ part it could not check. A case none of whose expectations could be checked is `
   never asked is asked of the engine (capability ``legality``) or is not checkable.
 - ``absent`` (``steps``): none of these events anywhere.
 - ``after`` (``checkpoints``): the state after decision N, projected as ``final``.
-- ``winner`` and ``final`` (``final``).
+- ``winner`` and ``final`` (``final``). A field, card or player the engine's state lacks fails the case ("is
+  missing"), except with ``unshown`` (``tcg-oracle fuzz``): then it is not checkable (needs ``field:NAME``).
+  A card's ``counters`` count a kind the engine leaves out as 0.
 - ``order`` (``trace``, on every case): the procedure's ordering constraints (:mod:`oracle.smt.order`, plain
   Python); a trace that breaks one fails with the clauses it breaks.
 - ``asserted`` coverage: the clauses of the trace entries an expectation matched (trace level only).
@@ -93,6 +95,8 @@ class Ctx:
     case: Case
     obs: Observation
     ask: Ask | None = None
+    unshown: bool = False
+    """A state field (or card, or player) the engine's state lacks is not checkable, not a divergence."""
     asserted: list[str] = field(default_factory=list)
     unchecked: list[Unchecked] = field(default_factory=list)
     checked: int = 0  # expectations of the case (or parts of them) that were checked
@@ -103,6 +107,19 @@ class Ctx:
 
     def not_checkable(self, what: str, needs: str, why: str) -> None:
         self.unchecked.append(Unchecked(what=what, needs=needs, why=why))
+
+    def not_shown(self, label: str, path: str) -> bool:
+        """A state field, card or player the engine's state lacks (``label``: ``final`` or ``after decision
+        N:``; ``path``: ``players.alice.life``, ``cards.x``): not checkable when :attr:`unshown`, else False
+        (the caller reports the divergence). It needs ``field:NAME`` (or ``card``): the engine to show it."""
+        if not self.unshown:
+            return False
+        parts = path.split(".")
+        needs = f"field:{parts[2]}" if len(parts) == 3 else "card"
+        where = label.rstrip(":")
+        self.not_checkable(f"{where} {path}", needs, f"the engine's state {where.replace('final', 'at the end')} "
+                                                     f"has no {path}")
+        return True
 
 
 @dataclass(frozen=True)
@@ -122,11 +139,15 @@ class Check:
     level allows it; below that level it is silently not run (nothing to report as unchecked)."""
 
 
-def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask | None = None) -> Comparison:
+def compare(case: Case, reply: CaseReply, hello: Hello | None = None, ask: Ask | None = None, *,
+            unshown: bool = False) -> Comparison:
     """Check every expectation of ``case`` that the engine's level allows (``hello`` None or protocol 1:
-    level ``trace`` with reason codes); ``ask`` answers legality queries when the engine offers them."""
+    level ``trace`` with reason codes); ``ask`` answers legality queries when the engine offers them.
+    ``unshown``: a ``final`` / ``after`` field, card or player the engine's state does not have at all is
+    recorded not checkable instead of failing (``tcg-oracle fuzz``, whose expectations are the reference's
+    whole state, not fields a case chose to assert)."""
     obs = observe(reply, hello, case.game)
-    ctx = Ctx(case, obs, ask)
+    ctx = Ctx(case, obs, ask, unshown)
     executed = list(dict.fromkeys(e.clause for e in ctx.trace if e.clause))
     divergence = None
     for check in CHECKS:
@@ -728,7 +749,7 @@ def check_after(ctx: Ctx) -> Divergence | None:
                               context=_context(ctx.trace, None),
                               message=f"the reply has no state after decision {n} ({_decision(case, n)})")
         div = _check_state(case, check.state, state, _until_decision(ctx.trace, n + 1), ctx.asserted, "after",
-                           f"after decision {n}:")
+                           f"after decision {n}:", ctx.not_shown)
         if div is not None:
             return div.model_copy(update={"index": n})
     return None
@@ -780,17 +801,22 @@ def check_order(ctx: Ctx) -> Divergence | None:
 def check_final(ctx: Ctx) -> Divergence | None:
     ctx.checked += 1
     return _check_state(ctx.case, ctx.case.expect.final or {}, ctx.obs.final, ctx.trace, ctx.asserted, "final",
-                        "final")
+                        "final", ctx.not_shown)
 
 
 def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], trace: list[TraceEntry],
-                 asserted: list[str], what: str, label: str) -> Divergence | None:
+                 asserted: list[str], what: str, label: str,
+                 not_shown: Callable[[str, str], bool] | None = None) -> Divergence | None:
     """A projection of a state (``final``, or ``after`` decision N) against the engine's state; each field
-    that matches credits the clause of the last trace entry that changed it."""
+    that matches credits the clause of the last trace entry that changed it. ``not_shown(label, path)``
+    is asked first of a field, card or player the engine's state lacks: True means it was recorded not
+    checkable (:attr:`Ctx.unshown`), False that the absence is a divergence."""
     voc = registry.get(case.game).vocabulary
     for pid, fields in (expected.get("players") or {}).items():
         have = _part(_part(actual.get("players")).get(pid))
         for f, want in (fields or {}).items():
+            if f not in have and not_shown is not None and not_shown(label, f"players.{pid}.{f}"):
+                continue
             got = have.get(f)
             counted = isinstance(want, int) and not isinstance(want, bool) and isinstance(got, list)
             ok = len(got) == want if counted else _same_zone(want, got)
@@ -801,16 +827,29 @@ def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], t
             _credit(asserted, _last_change_of_player(trace, voc, pid, f, want))
     for cid, fields in (expected.get("cards") or {}).items():
         have = _part(actual.get("cards")).get(cid)
+        if not isinstance(have, dict) and not_shown is not None and not_shown(label, f"cards.{cid}"):
+            continue
         if not isinstance(have, dict):
             return Divergence(what=what, expected={"cards": {cid: fields}}, actual=None,
                               context=_context(trace, None), message=f"{label} state has no card {_j(cid)}")
         for f, want in (fields or {}).items():
-            if not same(want, have.get(f)):
+            if f not in have and not_shown is not None and not_shown(label, f"cards.{cid}.{f}"):
+                continue
+            if not _same_field(f, want, have.get(f)):
                 return Divergence(what=what, expected={"cards": {cid: {f: want}}},
                                   actual={"cards": {cid: {f: have.get(f)}}}, context=_context(trace, None),
                                   message=f"{label} cards.{cid}.{f} {_is(have, f)}, expected {_j(want)}")
             _credit(asserted, _last_change_of_card(trace, voc, cid, f))
     return None
+
+
+def _same_field(field_: str, want: Any, got: Any) -> bool:
+    """A card field as expected; ``counters``: each kind written has that count, a kind the engine leaves out
+    counting 0 -- ``{defense: 0}`` and ``{}`` are the same state (a permanent has none of that counter, CR
+    122.1), whichever way an engine writes it."""
+    if field_ == "counters" and isinstance(want, dict) and isinstance(got, dict):
+        return all(same(n, got.get(kind, 0)) for kind, n in want.items())
+    return same(want, got)
 
 
 def _is(have: dict[str, Any], f: str) -> str:

@@ -84,9 +84,10 @@ def case_request(lc: LoadedCase, ruleset: str, hello: Hello) -> CaseRequest:
 
 def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
              timeout: float | None = None, keep_trace: bool = True, order: int | None = None,
-             hello: Hello | None = None, request: CaseRequest | None = None) -> CaseResult:
+             hello: Hello | None = None, request: CaseRequest | None = None, unshown: bool = False) -> CaseResult:
     """One case on the engine, checked at the engine's observation level (its ``hello``; asked of the
-    engine when not given). ``request``: made already (and maybe sent ahead, :func:`run_suite`)."""
+    engine when not given). ``request``: made already (and maybe sent ahead, :func:`run_suite`);
+    ``unshown``: state fields the engine lacks are not checkable (:func:`compare`)."""
     from ..core.game import observing
 
     case = lc.case
@@ -131,7 +132,7 @@ def run_case(engine: Engine, lc: LoadedCase, ruleset: str, engine_name: str,
     ask = legality_query(engine, request, timeout) if callable(getattr(engine, "legality", None)) else None
     shown = list(reply.decisions) if reply.decisions is not None and hello.observation != "trace" else None
     try:
-        verdict = compare(case, reply, hello, ask)
+        verdict = compare(case, reply, hello, ask, unshown=unshown)
     except EngineStartError:
         raise
     except EngineError as exc:  # a legality query the engine crashed on or answered garbage to

@@ -106,13 +106,13 @@ def fuzz(mutant: Mutant, examples: int = FUZZ_EXAMPLES, seed: int = FUZZ_SEED) -
     with tempfile.TemporaryDirectory() as tmp:
         outcome = campaign(mutant.game, f"mutant:{mutant.name}", examples, seed, Path(tmp),
                            f"tcg-oracle mutants (fuzz, seed {seed}, {examples} examples)")
-    if outcome.failure is None:
-        return None
-    message = outcome.message or ""
     again = f"`tcg-oracle fuzz --game {mutant.game} --engine mutant:{mutant.name} --seed {seed} --examples {examples}`"
-    if message.startswith("fail:"):
-        return f"a generated case fails: {message[5:].strip()} ({again} writes it)"
-    raise EngineError(f"a generated case errs on the mutant: {message} ({again} writes it)")
+    if outcome.failure is not None:
+        return f"a generated case fails: {(outcome.message or '').removeprefix('fail:').strip()} ({again} writes it)"
+    errors = [k for k in outcome.stats.tally.errors if k.startswith("error: ")]
+    if errors:  # fuzz counts an error as not run, not a disagreement; on a mutant it is a broken mutant
+        raise EngineError(f"a generated case errs on the mutant: {errors[0]} ({again} shows it)")
+    return None
 
 
 PROPERTIES: list[MutantProperty] = [

@@ -143,3 +143,18 @@ def test_events_outside_the_closed_vocabulary_break_the_reply():
         reply(trace=bad_kind), "ijinden")
     bad_field = TRACE + [e(9, "slept", card="a", why="tired")]
     assert 'has field(s) ["why"]' in vocabulary_problems(reply(trace=bad_field), "ijinden")
+
+
+def test_no_counters_of_a_kind_and_zero_counters_of_it_are_the_same_state():
+    """Found by fuzzing phase.rs (2026-12-02): the reference projects a setup's ``counters: {defense: 0}`` as
+    written, phase.rs as ``{}``; neither decided anything differently."""
+    expect = {"final": {"cards": {"a": {"counters": {"defense": 0}}}}}
+    for have in ({}, {"defense": 0}, {"loyalty": 0}):
+        reply = CaseReply(id="t.case", trace=TRACE, final={"cards": {"a": {"counters": have}}})
+        assert compare(case(expect), reply).status == "pass", have
+    reply = CaseReply(id="t.case", trace=TRACE, final={"cards": {"a": {"counters": {"defense": 1}}}})
+    assert compare(case(expect), reply).status == "fail"
+    one = {"final": {"cards": {"a": {"counters": {"defense": 1}}}}}
+    for have in ({}, {"defense": 0}):
+        reply = CaseReply(id="t.case", trace=TRACE, final={"cards": {"a": {"counters": have}}})
+        assert compare(case(one), reply).status == "fail", have

@@ -135,3 +135,106 @@ def test_the_same_seed_prints_the_same_clause_figure(game, tmp_path, capsys):
         assert code == 0
         outs.append(re.sub(r"in [0-9.]+ s \([0-9]+ examples/s", "", capsys.readouterr().out))
     assert outs[0] == outs[1] and "clauses executed" in outs[0]
+
+
+# -- engines at a weaker level, fields they do not report, adapters that cannot run a board -----------------
+
+@pytest.mark.parametrize("factory", ["final_lacking", "steps_lacking"])
+def test_a_field_the_engine_does_not_report_is_not_checkable_not_a_disagreement(factory, tmp_path, capsys):
+    code = main(["fuzz", "--game", "ijinden", "--engine", f"py:fuzz_level_engines:{factory}", "--examples", "40",
+                 "--seed", "1", "--quiet", "--save-failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "DISAGREEMENT" not in out and not list(tmp_path.iterdir())
+    assert " 0 disagree" in out
+    assert "final players.*.deck (field:deck)" in out, out
+    if factory == "final_lacking":
+        assert "(steps)" in out, "events need level steps: counted as not checkable"
+
+
+def test_a_real_disagreement_at_level_steps_is_shrunk_and_replays(tmp_path, capsys):
+    spec = "py:fuzz_level_engines:disagreeing_steps"
+    code = main(["fuzz", "--game", "ijinden", "--engine", spec, "--examples", "200", "--seed", "1", "--quiet",
+                 "--save-failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "DISAGREEMENT with disagreeing-steps" in out and "deck" not in out.split("DISAGREEMENT")[1]
+    files = list(tmp_path.glob("*.yaml"))
+    assert len(files) == 1
+    suite = load_case_file(files[0])
+    for engine_spec, status in (("reference", "pass"), (spec, "fail")):
+        results = run_suite(make_engine(engine_spec), suite)
+        assert [r.status for r in results.cases] == [status], (engine_spec, results.cases[0].divergence)
+
+
+def test_keep_going_saves_one_case_per_kind_of_disagreement(tmp_path, capsys):
+    spec = "py:fuzz_level_engines:disagreeing_steps"
+    code = main(["fuzz", "--game", "ijinden", "--engine", spec, "--examples", "60", "--seed", "1", "--quiet",
+                 "--keep-going", "--save-failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "60 examples" in out, "every example is played"
+    kinds = out.split("disagreements (")[1].split(" kinds")[0]
+    files = sorted(tmp_path.glob("*.yaml"))
+    assert len(files) == int(kinds) == out.count("DISAGREEMENT with") >= 1
+    for f in files:
+        results = run_suite(make_engine(spec), load_case_file(f))
+        assert [r.status for r in results.cases] == ["fail"], f
+
+
+def test_an_example_the_adapter_cannot_run_is_counted_not_a_disagreement(tmp_path, capsys):
+    code = main(["fuzz", "--game", "ijinden", "--engine", "py:fuzz_level_engines:erring", "--examples", "40", "--seed",
+                 "1", "--quiet", "--save-failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "DISAGREEMENT" not in out and "error: CARD: a tapped card cannot be set up" in out
+    import re
+
+    assert int(re.search(r", (\d+) adapter or harness error\)", out).group(1)) > 0
+    code = main(["fuzz", "--game", "ijinden", "--engine", "py:fuzz_level_engines:always_erring", "--examples", "10",
+                 "--seed", "1", "--quiet", "--save-failures", str(tmp_path)])
+    assert code == 3, "an engine that runs none of the examples"
+
+
+def test_a_state_field_the_engine_lacks_fails_a_case_unless_asked_not_to():
+    from oracle.harness.compare import compare
+    from oracle.model import Case, CaseReply
+
+    case = Case.model_validate({
+        "id": "t.case", "game": "ijinden", "rulesets": ["ijinden-rulecard-2.0-231225"], "title": "t",
+        "source": {"kind": "generated", "seed": 1, "command": "t", "date": "2026-12-02"},
+        "rules": ["ijinden:A1"], "setup": {"active": "alice", "players": {"alice": {}, "bob": {}}}, "script": [],
+        "expect": {"final": {"players": {"alice": {"life": 3, "deck": 0}}, "cards": {"c": {"zone": "hand"}}}}})
+    lacking = CaseReply(id="t.case", final={"players": {"alice": {"life": 3}}, "cards": {}})
+    strict = compare(case, lacking)
+    assert strict.status == "fail" and "players.alice.deck is missing" in strict.divergence.message
+    lenient = compare(case, lacking, unshown=True)
+    assert lenient.status == "pass", lenient.divergence
+    assert {(u.what, u.needs) for u in lenient.unchecked} == {("final players.alice.deck", "field:deck"),
+                                                               ("final cards.c", "card")}
+    wrong = CaseReply(id="t.case", final={"players": {"alice": {"life": 2}}, "cards": {}})
+    assert compare(case, wrong, unshown=True).status == "fail", "a field it does report still decides"
+
+
+def test_a_disagreement_only_two_moments_show_is_cut_to_those_two(tmp_path, capsys):
+    """An engine at level steps that reports a decision's events a step early: each moment alone is found in
+    some step, so the cut case keeps the moment that fails and one before it, not the whole trace."""
+    spec = "py:fuzz_level_engines:steps_early"
+    code = main(["fuzz", "--game", "ijinden", "--engine", spec, "--examples", "60", "--seed", "1", "--quiet",
+                 "--save-failures", str(tmp_path)])
+    assert code == 1, capsys.readouterr().out
+    [f] = tmp_path.glob("*.yaml")
+    suite = load_case_file(f)
+    expect = suite.cases[0].case.expect
+    assert len(expect.events) == 2 and not expect.exact and not expect.final and not expect.asserts_winner
+    for engine_spec, status in (("reference", "pass"), (spec, "fail")):
+        assert [r.status for r in run_suite(make_engine(engine_spec), suite).cases] == [status], engine_spec
+
+
+def test_an_example_the_engine_cannot_be_set_up_for_is_counted_not_run(tmp_path, capsys):
+    """A reply ``skip`` (the engine cannot be given this board) is a skip: not run, not a disagreement."""
+    code = main(["fuzz", "--game", "ijinden", "--engine", "py:fuzz_level_engines:skipping", "--examples", "40",
+                 "--seed", "1", "--quiet", "--save-failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "skip: CARD: a tapped card cannot be placed" in out and " 0 disagree" in out

@@ -61,6 +61,35 @@ def test_boards_keep_to_the_declared_abilities(data):
                 assert used <= allowed, card
 
 
+def _golden_stats(game: str) -> set[tuple[str, str, str]]:
+    """(card id, card name, stat) of every stat a golden setup writes."""
+    return {(c["id"], c["card"], stat) for setup in facts(game).seeds for p in setup["players"].values()
+            for z in p.values() if isinstance(z, list) for c in z for stat in ("power", "toughness") if stat in c}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@given(data=st.data())
+def test_a_generated_board_sets_a_stat_only_where_the_source_leaves_it_to_the_case(game, data):
+    """A printed stat (a Magic creature's power) is not overridden, and no stat is set on a kind of card the
+    golden setups never give one (a Magic sorcery); a golden setup's own stat may be changed."""
+    play: Play = data.draw(plays(game, None), label="play")
+    f, golden = facts(game), _golden_stats(game)
+    for p in play.setup["players"].values():
+        for content in p.values():
+            for card in content if isinstance(content, list) else ():
+                for stat in ("power", "toughness"):
+                    if stat in card and (card["id"], card["card"], stat) not in golden:
+                        pool_card = f.pool[card["card"]]
+                        assert getattr(pool_card, stat) is None, ("a printed stat overridden", card)
+                        assert (stat, tuple(sorted(pool_card.types))) in f.stat_kinds, ("a stat on a kind of card "
+                                                                                         "that has none", card)
+
+
+def test_boards_still_set_stats_the_pool_leaves_empty():
+    assert _exists(plays("ijinden"), lambda play: any(
+        "power" in c for p in play.setup["players"].values() for z in p.values() if isinstance(z, list) for c in z))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_scripts_hold_refused_decisions_and_reach_the_end_of_a_battle(game):
     assert _exists(plays(game), lambda p: any(e.kind == "rejected" for e in p.reply.trace))
@@ -84,3 +113,14 @@ def test_the_ci_profile_is_built_on_hypothesis_own(monkeypatch, tmp_path):
     finally:
         settings.register_profile("restored", current)
         settings.load_profile("restored")
+
+
+@settings(max_examples=200, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_decision_the_rules_allow_at_any_time_is_never_drawn_to_be_refused(data):
+    """Magic's concede (104.3a: "at any time"): where a script gives it is the suite's reading (mtg:A-concede),
+    so a generated case never expects it refused -- an engine that accepts it decides as the rules do."""
+    play: Play = data.draw(plays("mtg"), label="play")
+    refused = [d.at for d in play.reply.decisions or [] if d.outcome == "refused"] if play.reply.decisions else \
+        [e.args["at"] for e in play.reply.trace if e.kind == "rejected"]
+    assert all(play.script[at]["kind"] != "concede" for at in refused), play.script

@@ -57,7 +57,7 @@ DECISIONS = specs(
     DecisionSpec("concede", "null",
                  "104.3a: the player concedes, leaves the game at once and loses it (accepted where they hold priority "
                  "or, as the active player, make their main-phase move: mtg:A-concede); with teams the whole team "
-                 "leaves (810.8b)"),
+                 "leaves (810.8b)", any_time=True),
     DecisionSpec("choose_protector", "player",
                  "310.8a/310.11a/310.10: the battle's controller chooses its protector (asked for each such battle, "
                  "in the order they enter or need one)"),
