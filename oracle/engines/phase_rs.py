@@ -710,8 +710,9 @@ class _Play:
         for what it attacks (a player, planeswalker or battle) is phase's ``trample_damage``."""
         seat = self.seat[entry["player"]]
         args = entry.get("args")
-        if not isinstance(args, dict) or not args or not all(isinstance(v, dict) for v in args.values()):
-            raise _Refused(f"assign_combat_damage takes {{attacker: {{recipient: n}}}}, not {args!r}")
+        if not isinstance(args, dict) or not args or not all(isinstance(v, (dict, list)) for v in args.values()):
+            raise _Refused(f"assign_combat_damage takes {{attacker: {{recipient: n}}}} or {{attacker: [{{to, damage}}, "
+                           f"...]}}, not {args!r}")
         for attacker, split in args.items():
             self._require(seat, "AssignCombatDamage")
             prompt = self.wf()["data"]
@@ -719,7 +720,7 @@ class _Play:
                 raise _Refused(f"phase.rs asks for the damage of another attacker ({self._prompt()})")
             attacked = self._ref(prompt.get("attack_target")) or self.pid(prompt["defending_player"])
             assignments, trample = [], 0
-            for b, n in split.items():
+            for b, n in _division(split):
                 if b == attacked:
                     trample += int(n)
                 else:
@@ -1003,6 +1004,20 @@ def _turn_over(o: dict[str, Any], cid: str) -> None:
     o["name"], back["name"] = back["name"], o["name"]
     back["is_swap_snapshot"] = True
     o["transformed"] = True
+
+
+def _division(split: dict[str, Any] | list[Any]) -> list[tuple[str, Any]]:
+    """An attacker's division in script order: the mapping form (its key order) or the list form
+    ``[{to, damage}, ...]``, whose order is the damage assignment order (510.1c). The list names each recipient
+    once (the protocol's shape, as the mapping's keys do); one that does not is no division phase can be given."""
+    if isinstance(split, dict):
+        return list(split.items())
+    if not all(isinstance(x, dict) and set(x) == {"to", "damage"} for x in split):
+        raise _Refused(f"a division of damage as a list holds {{to, damage}} items, not {split!r}")
+    named = [x["to"] for x in split]
+    if len(set(named)) != len(named):
+        raise _Refused(f"a division of damage as a list names each recipient once, not {split!r}")
+    return [(x["to"], x["damage"]) for x in split]
 
 
 def _in_parts(entry: dict[str, Any]) -> bool:

@@ -265,3 +265,16 @@ def test_a_life_change_reports_the_life_after_it(engine, cases):
     reply = _play(engine, cases["mtg.attack.drain-on-planeswalker-hits-its-controller"])
     lives = [e["args"] for s in reply["steps"] for e in s["events"] if e["kind"] == "life_changed"]
     assert lives and all(isinstance(a["life"], int) for a in lives)
+
+
+def test_a_damage_division_written_as_a_list_reaches_phase_in_its_order(engine, cases):
+    """The list form of assign_combat_damage ([{to, damage}, ...], its order the damage assignment order): the
+    adapter gives phase the division in that order, and refuses a list naming a recipient twice (the protocol's
+    shape, as a mapping's keys are), instead of refusing every list."""
+    reply = _play(engine, cases["mtg.damage-order.list-form-malformed"])
+    outcomes = [d["outcome"] for d in reply["decisions"]]
+    assert outcomes[2:4] == ["refused", "accepted"], outcomes
+    reply = _play(engine, cases["mtg.damage-order.list-form-is-the-order"])
+    # phase follows the current 510.1c (no damage assignment order): the division refused under 20231117.0 is
+    # accepted -- the edition difference of docs/phase-rs.md -- and the list itself is not refused
+    assert reply["decisions"][2]["outcome"] == "accepted", reply["decisions"]
