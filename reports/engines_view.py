@@ -57,7 +57,7 @@ class CommonFailure:
 
 
 @dataclass(frozen=True)
-class ClauseRow:
+class EngineClauseRow:
     clause: str
     game: str
     cells: list[tuple[int, int, int]]  # per engine column: (pass, checked, cases run)
@@ -68,7 +68,7 @@ class EnginesView:
     engines: list[EngineRun]
     """The columns: the reference first when given, then each engine under test (its newest run)."""
     common: list[CommonFailure] = field(default_factory=list)
-    clauses: list[ClauseRow] = field(default_factory=list)
+    clauses: list[EngineClauseRow] = field(default_factory=list)
     agreement: dict[str, int] = field(default_factory=dict)
     """Cases run by two or more columns: ``all pass``, ``all fail``, ``differ`` (pass on some, fail on others)."""
 
@@ -100,7 +100,7 @@ def common_failures(runs: list[EngineRun], reference: EngineRun | None = None) -
     return out
 
 
-def clause_rows(columns: list[EngineRun], games: list[str]) -> list[ClauseRow]:
+def clause_rows(columns: list[EngineRun], games: list[str]) -> list[EngineClauseRow]:
     """Per clause the cases cite, per column: (passed, checked: pass or fail, run: any result)."""
     order: dict[tuple[str, str], None] = {}
     for run in columns:
@@ -117,7 +117,7 @@ def clause_rows(columns: list[EngineRun], games: list[str]) -> list[ClauseRow]:
                 mine = [c for c in run.cases.values() if c.game == game and clause in c.rules]
                 cells.append((sum(c.status == "pass" for c in mine), sum(c.status in CHECKED for c in mine),
                               len(mine)))
-            rows.append(ClauseRow(clause, game, cells))
+            rows.append(EngineClauseRow(clause, game, cells))
     return rows
 
 
