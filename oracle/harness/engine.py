@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import signal
 import threading
-from contextlib import contextmanager
-from typing import Any, Iterator, Protocol, runtime_checkable
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 from .. import CONTRACT_VERSION, __version__, registry
 from ..errors import EngineError, OracleError
@@ -56,19 +56,17 @@ class ReferenceEngine:
 
 
 @contextmanager
-def time_limit(seconds: float | None, engine: str) -> Iterator[None]:
-    """An in-process engine's ``--timeout``: :class:`EngineError` raised in the block after ``seconds``
-    (SIGALRM, so a search that runs away is stopped where it is, and its memory freed). Only where a signal
-    can interrupt -- the main thread of a POSIX process -- and only when no other timer is running;
-    elsewhere no limit (the run's worker-thread bound applies, :class:`~oracle.harness.adapters.PythonEngine`)."""
+def alarm(seconds: float | None, error: Callable[[], BaseException]) -> Iterator[None]:
+    """``error()`` raised in the block after ``seconds`` (SIGALRM, so a search that runs away is stopped where it
+    is, and its memory freed). Only where a signal can interrupt -- the main thread of a POSIX process -- and
+    only when no other timer is running (an outer limit stands); elsewhere no limit."""
     if (not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
             or signal.getitimer(signal.ITIMER_REAL)[0]):
         yield
         return
 
     def expired(signum: int, frame: Any) -> None:
-        raise EngineError(f"timeout: the {engine} engine played the case for more than {seconds:g} s (in process: "
-                          f"stopped where it was; the next case runs as usual)")
+        raise error()
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -77,6 +75,14 @@ def time_limit(seconds: float | None, engine: str) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def time_limit(seconds: float | None, engine: str) -> AbstractContextManager[None]:
+    """An in-process engine's ``--timeout``: :class:`EngineError` after ``seconds`` (:func:`alarm`; where no
+    alarm can be set, the run's worker-thread bound applies, :class:`~oracle.harness.adapters.PythonEngine`)."""
+    return alarm(seconds, lambda: EngineError(f"timeout: the {engine} engine played the case for more than "
+                                              f"{seconds:g} s (in process: stopped where it was; the next case "
+                                              f"runs as usual)"))
 
 
 def reference_legality(request: LegalityRequest) -> LegalityReply:

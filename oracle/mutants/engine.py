@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import signal
-import threading
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any, Callable
 
 from .. import __version__, registry
 from ..errors import MutantHang
 from ..core.game import run_procedure
-from ..harness.engine import ReferenceEngine, reference_legality
+from ..harness.engine import ReferenceEngine, alarm, reference_legality
 from ..model import (
     CaseReply, CaseRequest, EngineInfo, Hello, LegalityReply, LegalityRequest,
 )
@@ -39,26 +37,12 @@ CASE_SECONDS = 10.0
 ``error`` naming the mutant, rather than a run that never ends."""
 
 
-@contextmanager
-def time_limit(seconds: float, mutant: str) -> Iterator[None]:
+def time_limit(seconds: float, mutant: str) -> AbstractContextManager[None]:
     """Raise :class:`MutantHang` in the block after ``seconds`` (a mutant runs in process: a misreading that never
-    settles would hang the whole run). Only where a signal can interrupt: the main thread of a POSIX process;
-    elsewhere no limit."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def hang(signum: int, frame: Any) -> None:
-        raise MutantHang(f"mutant {mutant} played one case for more than {seconds:g} s: its misreading never settles "
-                         f"(a mutant must end every case; make its patches agree with each other)")
-
-    previous = signal.signal(signal.SIGALRM, hang)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    settles would hang the whole run); :func:`~oracle.harness.engine.alarm`."""
+    return alarm(seconds, lambda: MutantHang(f"mutant {mutant} played one case for more than {seconds:g} s: its "
+                                             f"misreading never settles (a mutant must end every case; make its "
+                                             f"patches agree with each other)"))
 
 
 class MutantEngine(ReferenceEngine):
