@@ -160,6 +160,17 @@ def load_baseline(path: str | Path) -> Baseline:
     return _validate(data, path, lines)
 
 
+def readable_baseline(path: str | Path | None) -> Baseline | None:
+    """The baseline at ``path`` as it reads now, for showing expected failures (JUnit, the summary); ``None``
+    when there is none or it cannot be read (the gate says why)."""
+    if not path or not Path(path).is_file():
+        return None
+    try:
+        return load_baseline(path)
+    except BaselineError:
+        return None
+
+
 def _load_yaml(text: str, path: Path) -> tuple[Any, dict[str, int]]:
     """The document, and the line of each case id under ``cases`` (from the node marks)."""
     try:

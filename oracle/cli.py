@@ -553,17 +553,10 @@ def _write_outputs(results, args: argparse.Namespace) -> bool:
 
 
 def _readable_baseline(args: argparse.Namespace) -> Any:
-    """The run's ``--baseline`` as it reads now, for showing expected failures; ``None`` when there is none
-    or it cannot be read (the gate says why)."""
-    if not getattr(args, "baseline", None) or not Path(args.baseline).is_file():
-        return None
-    from .baseline import load_baseline
-    from .errors import BaselineError
+    """The run's ``--baseline`` as it reads now (:func:`oracle.baseline.readable_baseline`)."""
+    from .baseline import readable_baseline
 
-    try:
-        return load_baseline(args.baseline)
-    except BaselineError:
-        return None
+    return readable_baseline(getattr(args, "baseline", None))
 
 
 def _print_summary(results, results_path: str, report_path: str, baseline: Any = None) -> None:

@@ -117,6 +117,31 @@ def test_an_expected_failure_is_said_with_its_reason_and_is_no_junit_failure(tmp
     assert prop.get("name") == "tcg-oracle.baseline" and "newly passing" in prop.get("value")
 
 
+def test_merge_junit_marks_the_baselines_expected_failures_as_run_does(tmp_path, capsys):
+    """Shards merged on a CI fleet: `merge --junit --baseline` writes an expected failure as <skipped
+    type="expected-failure">, not as a <failure> (it wrote every fail as a failure)."""
+    from oracle.cli import main
+
+    path = _write(tmp_path / "b.yaml", f"""\
+        schema_version: 1
+        cases:
+          {KNOWN}: {{status: fail, reason: "counts the win twice", bug: "{BUG}"}}
+    """)
+    shards = []
+    for i in (1, 2):
+        shards.append(tmp_path / f"s{i}.json")
+        assert main(["run", "--game", "toy", "--engine", toy_cmd("--misread", KNOWN), "--shard", f"{i}/2",
+                     "--results", str(shards[-1]), "--report", "", "--quiet"]) in (0, 1)
+    junit = tmp_path / "j.xml"
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "m.json"), "--junit", str(junit),
+                 "--baseline", str(path)]) == 0
+    capsys.readouterr()
+    root = ET.parse(junit).getroot()
+    assert root.get("failures") == "0"
+    [tc] = [t for t in root.iter("testcase") if t.get("name") == KNOWN]
+    assert tc.find("failure") is None and tc.find("skipped").get("type") == "expected-failure"
+
+
 def test_update_refuses_the_baseline_of_another_engine_unless_told(tmp_path, capsys):
     path = _write(tmp_path / "b.yaml", f"schema_version: 1\nengine: other-engine\ncases:\n  {KNOWN}: fail\n")
     before = path.read_text()
