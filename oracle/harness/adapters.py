@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -35,6 +35,7 @@ from ..limits import LINE_MAX_BYTES
 from ..text import printable, trim_text
 from .engine import Engine, ReferenceEngine
 
+M = TypeVar("M", CaseReply, LegalityReply)
 START_TIMEOUT = 20.0
 PIPELINE_WINDOW = 8  # requests in flight to an engine that declares ``pipeline``
 STDERR_KEEP = 8192
@@ -425,17 +426,7 @@ class PythonEngine:
                 if _a_real_signal(exc):
                     raise
                 raise _raised_interrupt() from None
-        if isinstance(reply, CaseReply):
-            pass
-        elif not isinstance(reply, dict):
-            raise ProtocolError(f"{self.name}: run_case() returned {type(reply).__name__}, not a CaseReply "
-                                      f"or a mapping of the same shape")
-        else:
-            try:
-                reply = CaseReply.model_validate(reply)
-            except ValidationError as exc:
-                raise ProtocolError(f"{self.name}: run_case() returned a reply that does not match the "
-                                          f"protocol ({jsonl.first_problem(exc)})") from None
+        reply = self._validated(reply, CaseReply, "run_case")
         if reply.id != request.id:
             raise ProtocolError(f"{self.name} answered case {reply.id!r} while case {request.id!r} was asked")
         return reply
@@ -446,18 +437,24 @@ class PythonEngine:
             return LegalityReply(id=request.id, error=f"{self.name} declares the legality capability but has "
                                                       f"no legality(request, timeout) method")
         reply = ask(request, timeout) if timeout is None else self._run_bounded(request, timeout, ask)
-        if not isinstance(reply, (LegalityReply, dict)):
-            raise ProtocolError(f"{self.name}: legality() returned {type(reply).__name__}, not a LegalityReply "
-                                f"or a mapping of the same shape")
-        if not isinstance(reply, LegalityReply):
-            try:
-                reply = LegalityReply.model_validate(reply)
-            except ValidationError as exc:
-                raise ProtocolError(f"{self.name}: legality() returned a reply that does not match the protocol "
-                                    f"({jsonl.first_problem(exc)})") from None
+        reply = self._validated(reply, LegalityReply, "legality")
         if reply.id != request.id:
             raise ProtocolError(f"{self.name} answered legality query {reply.id!r} while {request.id!r} was asked")
         return reply
+
+    def _validated(self, reply: Any, model: type[M], method: str) -> M:
+        """What an in-process engine's ``method()`` returned, as ``model``: the model itself, or a mapping of the
+        same shape validated into it; anything else is a :class:`ProtocolError` naming the method."""
+        if isinstance(reply, model):
+            return reply
+        if not isinstance(reply, dict):
+            raise ProtocolError(f"{self.name}: {method}() returned {type(reply).__name__}, not a {model.__name__} "
+                                f"or a mapping of the same shape")
+        try:
+            return model.model_validate(reply)
+        except ValidationError as exc:
+            raise ProtocolError(f"{self.name}: {method}() returned a reply that does not match the protocol "
+                                f"({jsonl.first_problem(exc)})") from None
 
     def _exited(self, exc: SystemExit) -> EngineError:
         """``sys.exit()`` inside ``run_case`` costs the case, like a ``cmd:`` engine that exits; a new
