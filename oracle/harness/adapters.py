@@ -42,6 +42,34 @@ STDERR_KEEP = 8192
 STDERR_SHOW = 800
 
 
+def _dies_with_harness():
+    """What the child runs before the engine starts so that it dies with the harness (Linux's parent-death
+    signal), or None where that cannot be had.
+
+    The engine runs in a session of its own (a Ctrl-C on the terminal must reach the harness only), so when the
+    harness is killed outright (SIGKILL: no handler runs, no ``bye`` is written) nothing else stops an engine
+    that is busy or ignores its closed stdin. The signal is tied to the *thread* that starts the process, so it
+    is asked only from the main thread (a worker thread that ends would take the engine with it); elsewhere, and
+    off Linux, an engine that ignores its closed stdin outlives a killed harness (docs/authors/harness.md)."""
+    if not sys.platform.startswith("linux") or threading.current_thread() is not threading.main_thread():
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return None
+    parent = os.getpid()
+    pr_set_pdeathsig, kill = 1, int(signal.SIGKILL)
+
+    def arm() -> None:  # runs in the child between fork and exec: no allocation, no lock
+        prctl(pr_set_pdeathsig, kill)
+        if os.getppid() != parent:  # the harness died before the signal was armed
+            os.kill(os.getpid(), kill)
+
+    return arm
+
+
 class _Timeout(Signal):
     pass
 
@@ -124,7 +152,8 @@ class SubprocessEngine:
         try:
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, bufsize=0, cwd=self.cwd, env=self.env,
-                                    start_new_session=True)  # Ctrl-C reaches the harness, not the engine
+                                    start_new_session=True,  # Ctrl-C reaches the harness, not the engine
+                                    preexec_fn=_dies_with_harness())
         except FileNotFoundError:
             raise EngineStartError(f"cannot start {self.command!r}: no program {self.argv[0]!r} "
                                    f"(the cmd: spec is split like a shell command but run without a shell; "

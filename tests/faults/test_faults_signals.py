@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from helpers_faults import FAULT_CASE, TOY_ORACLE, by_id, fault_cmd, run
@@ -186,3 +187,38 @@ def test_ctrl_c_in_another_command_stops_it_with_exit_1_and_no_traceback(monkeyp
     assert code == 1 and calls == [1]
     err = capsys.readouterr().err
     assert "tcg-oracle mutants: interrupted" in err and "Traceback" not in err
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+def _alive(pid: int) -> bool:
+    """The process exists and is not a zombie waiting to be reaped."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc to find the engine process")
+def test_an_engine_busy_in_a_case_dies_with_a_harness_killed_outright(tmp_path):
+    """SIGKILL gives the harness no chance to close the engine: the engine, hung in a case and in a session of
+    its own, must not be left running (issue 24)."""
+    proc, marker = _start(tmp_path, "--engine", fault_cmd(f"case:{FAULT_CASE}=hang"), "--timeout", "60")
+    _wait_for(marker, f"case:{FAULT_CASE}", proc)
+    engines = _children(proc.pid)
+    assert engines, "the engine process was not found under the harness"
+    assert all(_alive(e) for e in engines)
+    proc.kill()
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(e) for e in engines) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [e for e in engines if _alive(e)]
+    for e in left:  # do not leave it behind when the assertion fails
+        os.kill(e, signal.SIGKILL)
+    assert not left, f"engine process(es) {left} outlived the killed harness"
