@@ -69,6 +69,9 @@ class Vocabulary:
     """Final-state field -> the event kinds that change it. A ``final`` expectation on that field credits
     (asserted coverage) the clause of the last such event of the card or player; a field no event changed
     credits none."""
+    waiting: dict[str, str] = field(default_factory=dict)
+    """Zone -> why an object left in it at the end of a case is waiting (Magic's stack: nobody passed over
+    it): said when an expected moment is missing and the trace ended (``harness.compare``)."""
 
     def reason_satisfies(self, actual: str | None, expected: str | None) -> bool:
         """Whether refusal code ``actual`` is ``expected`` or refines it (through :attr:`refines`, any depth)."""

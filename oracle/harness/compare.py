@@ -336,6 +336,11 @@ def _unchanged_after_refusal(ctx: Ctx, i: int, at: int, hit: tuple[int, TraceEnt
     """A refusal changes nothing: no event before the next decision (trace), or the checkpoint after the
     refused entry equals the one before it (checkpoints)."""
     trace, obs = ctx.trace, ctx.obs
+    if at == len(ctx.case.script) - 1:
+        # The script ends at the refusal. A case that plays on from there does so without a decision (Magic's
+        # implied pass: an exhausted script passes while the stack is empty, cases/mtg/PROCEDURE.md), so what
+        # follows is the game going on, not the refusal's doing; the refusal and its reason are still checked.
+        return None
     if obs.trace is not None and hit is not None:
         n, e = hit
         after = trace[n + 1] if n + 1 < len(trace) else None
@@ -608,7 +613,7 @@ def _events_in_order(ctx: Ctx, numbered: list[tuple[int, Item]]) -> Divergence |
                           expected={"unordered": [_pattern(m.events) for m in item.moments]},
                           actual=_show(near) if near else None,
                           context=_context(trace, near[0].moment if near else None),
-                          message=what + where + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
+                          message=what + where + (f"; nearest: {_j(_show(near))}" if near else _ended(ctx)))
     exp = item.events
     near = _nearest(exp, actual[found.after:])
     label = "expected moment" + (" (contains)" if isinstance(item, MomentItem) and item.contains else "")
@@ -616,7 +621,21 @@ def _events_in_order(ctx: Ctx, numbered: list[tuple[int, Item]]) -> Divergence |
         what="moment", index=index, expected=_pattern(exp), actual=_show(near) if near else None,
         context=_context(trace, near[0].moment if near else None),
         message=f"{label} {index} {_j(_pattern(exp))} was not found" + where
-                + (f"; nearest: {_j(_show(near))}" if near else "; the trace ended"))
+                + (f"; nearest: {_j(_show(near))}" if near else _ended(ctx)))
+
+
+def _ended(ctx: Ctx) -> str:
+    """How the engine's trace ended, in the rules' terms where its end state says more: objects left waiting in
+    a zone the game names (Magic: a spell on the stack that nobody passed priority over)."""
+    final = ctx.obs.final
+    waiting = registry.get(ctx.case.game).vocabulary.waiting
+    cards = (final or {}).get("cards") if isinstance(final, dict) else None
+    if waiting and isinstance(cards, dict):
+        for zone, why in waiting.items():
+            left = [cid for cid, c in cards.items() if isinstance(c, dict) and c.get("zone") == zone]
+            if left:
+                return f"; the trace ended with {', '.join(left)} left in zone `{zone}`: {why}"
+    return "; the trace ended"
 
 
 def _blocks(ctx: Ctx) -> list[tuple[str, list[TraceEntry]]]:

@@ -207,6 +207,10 @@ VOCABULARY = Vocabulary(
     decisions=DECISIONS,
     reasons=REASONS,
     zones=ZONES,
+    waiting={"stack": "a spell or ability resolves only when every player passes priority in succession with it on "
+                      "top of the stack (CR 117.4, 608.1), and an exhausted script passes only while the stack is "
+                      "empty (an open point: the case ends there, cases/mtg/PROCEDURE.md); write a `pass` for "
+                      "each player, in turn order, after the cast"},
     abilities=ABILITIES,
     player_fields=PLAYER_FIELDS,
     card_fields=CARD_FIELDS,
