@@ -106,6 +106,10 @@ class Pending:
     complete: bool = True
     """False when :data:`MAX_CANDIDATES` stopped the enumeration (``legal`` is then a part)."""
     tried: int = 0
+    anytime: tuple[Option, ...] = ()
+    """The game's decisions of any time that are legal here beside the point's own (Magic: ``concede`` by each
+    player still in the game, CR 104.3a), listed apart and not counted in :attr:`count`: like a resignation
+    beside a chess position's moves, they are open at every point and change no count of the point's own."""
 
     @property
     def player(self) -> str | None:
@@ -133,7 +137,7 @@ class Pending:
         return {"at": self.at, "player": self.player, "kinds": list(self.kinds), "clause": self.clause,
                 "optional": self.optional, "winner": self.winner, "count": self.count,
                 "legal": [o.as_entry() for o in self.legal], "unenumerated": dict(self.unenumerated),
-                "complete": self.complete}
+                "complete": self.complete, "anytime": [o.as_entry() for o in self.anytime]}
 
     @property
     def only(self) -> Option | None:
@@ -285,7 +289,11 @@ def enumerate_legal(p: Pending, *, verify_pure: bool = False, limit: int | None 
         raise AssertionError(f"judging decisions at {point.clause} changed the {p.game} state")
     unenumerated = {k: own.UNENUMERATED.get(k) or f"no candidate generator for {k!r} in {own.__name__}"
                     for k in point.kinds if k not in own.ENUMERATED}
-    return dataclasses.replace(p, legal=tuple(legal), unenumerated=unenumerated, complete=complete, tried=tried)
+    any_time = point.anytime
+    anytime = tuple(Option(q, any_time.kind, None) for q in p.state.board.players
+                    if any_time.takes(Decision(p.at, q, any_time.kind, None), point.kinds)) if any_time else ()
+    return dataclasses.replace(p, legal=tuple(legal), unenumerated=unenumerated, complete=complete, tried=tried,
+                               anytime=anytime)
 
 
 def legal_decisions(request_like: Any, prefix_len: int, *, verify_pure: bool = False) -> Pending:
@@ -391,7 +399,7 @@ class _DrivenScript(Script):
 
     def decide(self, player: str, kinds: tuple[str, ...], clause: str, validate: Any, *, other: Any = None,
                optional: bool = False, wrong_player: str = "not_your_decision") -> Any:
-        point = DecisionPoint(player, kinds, clause, validate, other, optional, wrong_player)
+        point = DecisionPoint(player, kinds, clause, validate, other, optional, wrong_player, self.anytime)
         while True:
             if self.exhausted:
                 p = Pending(game=self.game, at=len(self.decisions), point=point, state=self.state)

@@ -26,7 +26,24 @@ class Decision:
 
 
 # the signals Refusal, GameOver and Stopped are oracle.errors'; re-exported for the games
-__all__ = ["Decision", "DecisionPoint", "GameOver", "Refusal", "Script", "Stopped"]
+__all__ = ["Anytime", "Decision", "DecisionPoint", "GameOver", "Refusal", "Script", "Stopped"]
+
+
+@dataclass(frozen=True, slots=True)
+class Anytime:
+    """A decision a player may make at every decision point, whoever is asked there (Magic's concession, CR
+    104.3a: "A player can concede the game at any time"): its ``kind``, the ``clause`` its entry is tagged with,
+    who may make it now (``may``), and what it does (``act``, given the point it interrupted; it may end the game
+    or the case)."""
+
+    kind: str
+    clause: str
+    may: Callable[[str], bool]
+    act: Callable[[Decision, "DecisionPoint"], None]
+
+    def takes(self, d: Decision, kinds: tuple[str, ...]) -> bool:
+        """Whether ``d`` is this decision, made where the point does not ask for it itself."""
+        return d.kind == self.kind and d.kind not in kinds and self.may(d.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +64,13 @@ class DecisionPoint:
     other: Callable[[Decision], str | Refusal] | None = None
     optional: bool = False
     wrong_player: str = "not_your_decision"
+    anytime: Anytime | None = None
+    """The game's decision of any time, legal here too (its parsed form: None)."""
 
     def judge(self, d: Decision) -> Any:
         """The parsed decision, or :class:`Refusal` with the first reason that applies."""
+        if self.anytime is not None and self.anytime.takes(d, self.kinds):
+            return None
         if d.kind not in self.kinds:
             why = self.other(d) if self.other else "unexpected_decision"
             if isinstance(why, Refusal):
@@ -66,7 +87,7 @@ class Script:
     after it (``checkpoints``: taken when the engine asks for the next entry, or at the end)."""
 
     __slots__ = ("decisions", "cursor", "trace", "outcomes", "observe", "checkpoints", "stop_after",
-                 "_unchanged_at", "at_end")
+                 "_unchanged_at", "at_end", "anytime")
 
     def __init__(self, decisions: list[dict[str, Any]], trace: Trace,
                  observe: Callable[[], dict[str, Any]] | None = None, stop_after: int | None = None,
@@ -82,6 +103,8 @@ class Script:
         self.at_end = at_end
         """Called with the point where the script runs out, before it returns ``None`` or raises
         :class:`MissingDecision` (:mod:`oracle.core.legality` stops the game there)."""
+        self.anytime: Anytime | None = None
+        """The game's decision of any time (set by its procedure): taken wherever it comes in the script."""
 
     def _checkpoint(self) -> None:
         """The state now is the state after the entry before the cursor (or before the first entry).
@@ -118,7 +141,7 @@ class Script:
         open point) an exhausted script returns ``None``; otherwise it is a :class:`MissingDecision`.
         The point is a :class:`DecisionPoint`: :mod:`oracle.core.legality` judges decisions through it too.
         """
-        point = DecisionPoint(player, kinds, clause, validate, other, optional, wrong_player)
+        point = DecisionPoint(player, kinds, clause, validate, other, optional, wrong_player, self.anytime)
         while True:
             d = self.peek()
             if d is None:
@@ -130,6 +153,13 @@ class Script:
             if self.observe is not None:
                 self._checkpoint()
             self.cursor += 1
+            if self.anytime is not None and self.anytime.takes(d, kinds):
+                self.trace.emit("decided", self.anytime.clause, at=d.at, player=d.player, decision=d.kind)
+                self.outcomes.append(("accepted", None))
+                if d.at == self.stop_after:
+                    raise Stopped(d.at)
+                self.anytime.act(d, point)  # it may end the game (GameOver) or the case
+                continue  # the point it interrupted is asked again
             try:
                 parsed = point.judge(d)
             except Refusal as r:

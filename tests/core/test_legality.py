@@ -51,6 +51,10 @@ def test_every_scripted_decision_is_accepted_exactly_when_the_enumeration_holds_
         if verdict is None:
             legal = {L.key(p.game, o.kind, L.judge(p.game, p.point, Decision(i, o.player, o.kind, o.args))[1])
                      for o in p.legal}
+            if entry["kind"] not in p.kinds:  # a decision of any time (Magic's concede, 104.3a): listed apart
+                assert {"player": entry["player"], "kind": entry["kind"], "args": None} in \
+                    [o.as_entry() for o in p.anytime], f"{lc.case.id}[{i}]: {entry} not among {p.anytime}"
+                continue
             assert L.key(p.game, entry["kind"], parsed) in legal, f"{lc.case.id}[{i}]: {entry} not enumerated"
         else:
             assert verdict.clause == clause, f"{lc.case.id}[{i}]"
@@ -263,7 +267,7 @@ def test_the_only_legal_decision_and_the_same_declaration_in_another_order():
     assert p.only == L.Option("bob", "declare_blockers", {})
     assert p.as_dict() == {"at": 1, "player": "bob", "kinds": ["declare_blockers"], "clause": "ijinden:B1",
                            "optional": False, "winner": None, "count": 1, "complete": True, "unenumerated": {},
-                           "legal": [{"player": "bob", "kind": "declare_blockers", "args": {}}]}
+                           "legal": [{"player": "bob", "kind": "declare_blockers", "args": {}}], "anytime": []}
     assert p.judge({"bob": {"declare_blockers": {"a": ["b"]}}}).reason == "blocker_sleeping"
     opening = L.legal_decisions(req, 0)
     assert opening.only is None and opening.count == 4
@@ -293,3 +297,16 @@ def test_every_decision_kind_of_the_vocabulary_is_enumerated_or_says_why_not(gam
     rules = importlib.import_module(registry.get(game).legality)
     kinds = set(registry.get(game).vocabulary.decisions)
     assert kinds <= rules.ENUMERATED | set(rules.UNENUMERATED), sorted(kinds - rules.ENUMERATED)
+
+
+def test_a_concession_is_legal_at_every_point_and_listed_apart_from_the_points_own_decisions():
+    """CR 104.3a "A player can concede the game at any time": at the declare blockers point (no priority) each
+    player still in the game may concede; the point's own count (the blocks) is unchanged."""
+    lc = next(x for x in SUITE.cases if x.case.id == "mtg.concede.defending-player-concedes-instead-of-declaring-blockers")
+    req = make_request(lc.case, "cr-20231117")
+    p = L.legal_decisions(req, 3)
+    assert p.kinds == ("declare_blockers",) and p.count == 2  # no block, or the bear blocks
+    assert sorted(o.player for o in p.anytime) == ["alice", "bob"] and {o.kind for o in p.anytime} == {"concede"}
+    assert L.check(req, 3, {"alice": "concede"}) is None and L.check(req, 3, {"bob": "concede"}) is None
+    assert p.as_dict()["anytime"] == [{"player": "alice", "kind": "concede", "args": None},
+                                      {"player": "bob", "kind": "concede", "args": None}]

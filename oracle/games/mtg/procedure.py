@@ -12,7 +12,7 @@ from typing import Any
 
 from ...core.game import run_procedure
 from ...core.errors import ScriptError
-from ...core.script import GameOver, Script
+from ...core.script import Anytime, Decision, DecisionPoint, GameOver, Script
 from ...core.trace import Trace
 from ...errors import OpenPoint
 from ...model import CaseReply, CaseRequest
@@ -21,7 +21,7 @@ from . import sba
 from .casting import cast_validator, put_spell
 from .priority import priority_round, run_stack
 from .state import Combat, State, build
-from .clauses import CR117_3B, CR117_3D
+from .clauses import CR104_3A, CR117_3B, CR117_3D
 
 
 def _declared_combat(st: State) -> None:
@@ -39,8 +39,25 @@ def _declared_combat(st: State) -> None:
     cb.defending.extend(defending_players(st, cb.attackers))
 
 
+def _concede_anywhere(st: State) -> Anytime:
+    """104.3a: "A player can concede the game at any time." Where the conceder holds priority or makes the
+    active player's main-phase move, ``concede`` is one of the point's own kinds (priority.py, :func:`main_phase`);
+    at every other point (declaring attackers or blockers, assigning damage, a choice while something resolves)
+    the entry is taken where it comes in the script, by any player still in the game (mtg:A-concede)."""
+
+    def act(d: Decision, point: DecisionPoint) -> None:
+        sba.concede(st, d.player)  # a two-player game (or one team left) ends here: GameOver
+        if point.player in st.lost or st.active in st.lost:
+            # the player asked (or the active player) has left: the procedure around a decision nobody is left to
+            # make (800.4j: the turn goes on without its active player) is not modelled; the case ends here
+            raise OpenPoint()
+
+    return Anytime("concede", st.c(CR104_3A), lambda p: p in st.alive(), act)
+
+
 def play(st: State, script: Script) -> None:
     start = st.step
+    script.anytime = _concede_anywhere(st)
     try:
         if start in ("declare_blockers", "combat_damage"):
             if start == "declare_blockers":

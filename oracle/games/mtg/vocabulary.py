@@ -55,9 +55,10 @@ DECISIONS = specs(
                  "the active player, with an empty stack in a main phase, moves on (to combat, or ends the turn "
                  "after the second main phase)"),
     DecisionSpec("concede", "null",
-                 "104.3a: the player concedes, leaves the game at once and loses it (accepted where they hold priority "
-                 "or, as the active player, make their main-phase move: mtg:A-concede); with teams the whole team "
-                 "leaves (810.8b)", any_time=True),
+                 "104.3a: the player concedes, leaves the game at once and loses it (accepted at every decision "
+                 "point, by any player still in the game: where they hold priority or make the active player's "
+                 "main-phase move it is the point's own decision, elsewhere it comes before the player asked decides, "
+                 "who is then asked again: mtg:A-concede); with teams the whole team leaves (810.8b)", any_time=True),
     DecisionSpec("choose_protector", "player",
                  "310.8a/310.11a/310.10: the battle's controller chooses its protector (asked for each such battle, "
                  "in the order they enter or need one)"),
