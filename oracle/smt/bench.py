@@ -33,6 +33,23 @@ def magic_6x6_requirements() -> BlockBoard:
     return BlockBoard(b.game, b.active, b.players, cards, b.attacks, name="magic-6x6-requirements")
 
 
+def magic_menace_requirements(n: int = 16) -> BlockBoard:
+    """``n`` menace attackers that must be blocked against ``n`` creatures of the defender that block each
+    combat if able (issue 24: 12 of each was past the old search's bound, 16 hopeless)."""
+    attackers = [BlockCard(f"m{i + 1}", "alice", "creature", power=4, keywords=_F({"menace", "must_be_blocked"}))
+                 for i in range(n)]
+    blockers = [BlockCard(f"y{i + 1}", "bob", "creature", power=2, keywords=_F({"blocks_each_combat"}))
+                for i in range(n)]
+    return BlockBoard("mtg", "alice", ("alice", "bob"), tuple(attackers + blockers),
+                      tuple(Attack(a.id, "bob") for a in attackers), name=f"magic-{n}x{n}-menace-requirements")
+
+
+def menace_pairs(n: int = 16) -> tuple[tuple[str, str], ...]:
+    """Two blockers on each of the first n // 2 attackers of :func:`magic_menace_requirements`: every creature
+    blocks and n // 2 attackers are blocked, n + n // 2 requirements, the most."""
+    return tuple(sorted((f"y{2 * k + j + 1}", f"m{k + 1}") for k in range(n // 2) for j in (0, 1)))
+
+
 def ijinden_2x6() -> BlockBoard:
     cards = [BlockCard("a1", "alice", "ijin", power=3000, pressure=2), BlockCard("a2", "alice", "ijin", power=2000)]
     cards += [BlockCard(f"b{i + 1}", "bob", "guardian" if i % 3 == 2 else "ijin", power=1000) for i in range(6)]
@@ -70,6 +87,10 @@ def figures(quick: bool = False) -> dict[str, Any]:
     out["requirements_board"] = req.name
     out["engine_requirements_verdict"] = _median(lambda: verdicts.engine_legal(req, req_decl), repeats)
     out["requirements_verdict"] = verdicts.engine_legal(req, req_decl)
+    big = magic_menace_requirements()
+    out["menace_board"] = big.name
+    out["engine_menace_verdict"] = _median(lambda: verdicts.engine_legal(big, menace_pairs()), repeats)
+    out["menace_verdict"] = verdicts.engine_legal(big, menace_pairs())
     small = ijinden_2x6()
     out["count_board"] = small.name
     out["count"] = BlockModel(small).count()
@@ -90,4 +111,6 @@ def rows(fig: dict[str, Any]) -> list[tuple[str, str]]:
         ("brute force: the same count", ms(fig["brute_count"])),
         (f"reference engine: legality verdict with block requirements (509.1c), {fig['requirements_board']}",
          ms(fig["engine_requirements_verdict"])),
+        (f"reference engine: the same, {fig['menace_board']} (the 509.1c search at its largest common board)",
+         ms(fig["engine_menace_verdict"])),
     ]

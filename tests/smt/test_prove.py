@@ -73,9 +73,10 @@ def test_bench_figures_are_measured_on_the_boards_they_name():
     fig = figures(quick=True)
     assert fig["verdict"] is True and brute_force.legal(magic_6x6(), (("b1", "a3"), ("b2", "a2"), ("b4", "a3")))
     assert fig["count"] == brute_force.count(ijinden_2x6())
-    assert len(rows(fig)) == 6 and all(fig[k] > 0 for k in ("z3_verdict", "z3_count", "brute_count"))
+    assert len(rows(fig)) == 7 and all(fig[k] > 0 for k in ("z3_verdict", "z3_count", "brute_count"))
     from oracle.smt.bench import magic_6x6_requirements
 
     req = magic_6x6_requirements()
     legal = brute_force.legal_with_requirements(req)
     assert fig["requirements_verdict"] is ((("b1", "a1"), ("b2", "a4"), ("b3", "a4"), ("b4", "a4"), ("b6", "a4")) in legal)
+    assert fig["menace_verdict"] is True  # the pairs obey 16 + 8 requirements, the most (tests/games/...search.py)
