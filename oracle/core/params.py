@@ -58,6 +58,15 @@ def shown(value: Any) -> str:
     return repr(value)
 
 
+def plain(value: Any) -> str:
+    """A value as a grammar line writes it, YAML's flow style unquoted: ``{count: 1, player: you}``."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {plain(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
+    return value if isinstance(value, str) else shown(value)
+
+
 class Param:
     """A parameter grammar. ``check`` returns the problems of ``value`` at ``loc`` (empty: accepted);
     ``grammar`` is its one-line rendering; ``fits`` says whether the value has this grammar's shape (how
@@ -232,7 +241,7 @@ class Field:
     def grammar(self) -> str:
         if self.required:
             return f"{self.name}: {self.param.grammar()}"
-        dflt = self.meaning or (self.default if isinstance(self.default, str) else shown(self.default))
+        dflt = self.meaning or plain(self.default)
         return f"{self.name}?: {self.param.grammar()} = {dflt}"
 
 
@@ -310,17 +319,18 @@ class Alternatives(Param):
 
 @dataclass(frozen=True, slots=True)
 class Omittable(Param):
-    """A parameter that may be left out (the ability's name alone, or ``null``): ``meaning`` is what the
-    engine then does (``1``, ``any civilization``)."""
+    """A parameter that may be left out (the ability's name alone, or ``null``), meaning ``default`` (the value
+    the engine then uses: ``1``; None where no value says it) or, in words, ``meaning`` (``any civilization``)."""
 
     inner: Param
-    meaning: str
+    default: Any = None
+    meaning: str = ""
 
     def check(self, value, loc, ctx):
         return [] if value is None else self.inner.check(value, loc, ctx)
 
     def grammar(self):
-        return f"{self.inner.grammar()} (omitted: {self.meaning})"
+        return f"{self.inner.grammar()} (omitted: {self.meaning or plain(self.default)})"
 
     def fits(self, value):
         return value is None or self.inner.fits(value)

@@ -148,7 +148,7 @@ CIVILIZATIONS = ("light", "water", "darkness", "fire", "nature")
 """光 水 闇 火 自然: what a card's ``props.civ`` and Ｓ・バック's civilization name."""
 AMOUNT = Int()
 """A power amount (パワーアタッカー+N, +N power)."""
-COUNT = Omittable(Int(minimum=1), "1")
+COUNT = Omittable(Int(minimum=1), 1)
 """A number of cards; left out, 1 (abilities._draw and its kin: ``int(param or 1)``)."""
 
 
@@ -160,7 +160,7 @@ def _filter(controller: str) -> Param:
         Field("has", AbilityName(), None, "any"),
         Field("max_power", AMOUNT, None, "any"),
         Field("other", Bool(), False),
-    )), "{}"))
+    )), {}))
 
 
 EFFECTS = Keyed("effect", "Duel Masters", (
@@ -178,7 +178,7 @@ EFFECTS = Keyed("effect", "Duel Masters", (
     ("look_take", COUNT),
     ("discard", Named("DISCARD", Omittable(Alternatives((Int(minimum=1), Mapping((
         Field("count", Int(minimum=1), 1), Field("player", OneOf(("you", "opponent")), "you"))))),
-        "{count: 1, player: you}"))),
+        {"count": 1, "player": "you"}))),
 ), bare=True, several=True, listed=True)
 """abilities.EFFECTS: the effect language every effect ability (spell, tap_trigger, on_attack ...) speaks."""
 
@@ -207,7 +207,7 @@ ABILITIES = specs(
     AbilitySpec("can_attack_untapped", NONE, "may attack untapped creatures (C1 '効果がない限り')", "seed C1"),
     AbilitySpec("s_trigger", NONE, "Ｓ・トリガー: used free when broken from the shields (U5); a spell resolves "
                 "its `spell` effect, a creature is put into the battle zone", "seed U5"),
-    AbilitySpec("s_back", Omittable(OneOf(CIVILIZATIONS), "any civilization"),
+    AbilitySpec("s_back", Omittable(OneOf(CIVILIZATIONS), meaning="any civilization"),
                 "Ｓ・バック: when a shield of that civilization (props.civ; null = any) is broken, discard it to use "
                 "this card from the hand free (N7)", "seed ※7"),
     AbilitySpec("spell", _EFFECTS, "what a spell does when used", "card text"),

@@ -105,7 +105,7 @@ AMOUNT = Int()
 """A power amount: アタック+X, パワーを-2000する."""
 COUNT = Int(minimum=1)
 """A number of cards (a draw, a discard) or of blockers."""
-DRAW = Omittable(COUNT, "1")
+DRAW = Omittable(COUNT, 1)
 """abilities._draw: ``int(t.params or 1)``."""
 
 TARGET_FILTER = Named("FILTER", Mapping((
@@ -137,7 +137,7 @@ ABILITIES = specs(
     AbilitySpec("sokuou", NONE, "即応: may become an attacker the turn it was placed", "seed 円形闘技場"),
     AbilitySpec("voyage_draw", DRAW, "航海 - アタッカーになったとき、N ドローする", "seed 足利義満"),
     AbilitySpec("voyage_draw_discard",
-                Omittable(Mapping((Field("draw", COUNT, 1), Field("discard", COUNT, 1))), "draw 1, discard 1"),
+                Omittable(Mapping((Field("draw", COUNT, 1), Field("discard", COUNT, 1))), {}, "draw 1, discard 1"),
                 "航海 - アタッカーになったとき、1ドローして、自分の手札1枚を墓地に置く", "seed A4"),
     AbilitySpec("grant_voyage",
                 Mapping((Field("min_power", AMOUNT, 0), Field("draw", COUNT, 1))),
