@@ -215,3 +215,12 @@ def test_the_core_grammar_names_no_game():
 
     text = Path(params.__file__).read_text(encoding="utf-8")
     assert "oracle.games" not in text and "from ..games" not in text
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_each_grammar_s_sample_is_accepted(game):
+    """What the generators add to a board for an ability no card writes (generators/facts.py) checks."""
+    voc = registry.get(game).vocabulary
+    for name, spec in voc.abilities.items():
+        sample = spec.schema.sample(voc.ability_context)
+        assert spec.schema.check(sample, (name,), voc.ability_context) == [], (name, sample)
