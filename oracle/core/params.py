@@ -4,7 +4,7 @@ file (problems as ``(location, message)``, the loader's ``Problem``) and *render
 pages show (``AbilitySpec.params`` is that rendering), so what is documented is what is checked.
 
 - :class:`Nothing` -- no parameter (the ability's name alone, or ``name: null``);
-- :class:`Int` (with bounds), :class:`Bool`, :class:`Text` (a free word, e.g. a civilization), :class:`OneOf`
+- :class:`Int` (with bounds), :class:`Bool`, :class:`OneOf`
   a literal (``you | opponent``), :class:`ListOf`;
 - :class:`Mapping` -- fields, each :class:`Field` required or optional with its default; no other key;
 - :class:`Alternatives` -- one of several shapes, told apart by the value's shape (``self | {filter}``);
@@ -387,25 +387,6 @@ class Noted(Param):
 
     def named(self):
         return self.inner.named()
-
-
-@dataclass(frozen=True, slots=True)
-class Text(Param):
-    """A free word, named in the grammar by what it is (``civilization``)."""
-
-    what: str
-
-    def check(self, value, loc, ctx):
-        return [] if self.fits(value) and value else self.expected(value, loc)
-
-    def grammar(self):
-        return self.what
-
-    def fits(self, value):
-        return isinstance(value, str)
-
-    def sample(self, ctx):
-        return self.what
 
 
 @dataclass(frozen=True, slots=True)
