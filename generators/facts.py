@@ -8,13 +8,13 @@ so that generated boards are boards the game's loader and engine know how to rea
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from oracle import registry
+from oracle.core.vocabulary import AbilitySpec, Vocabulary
 from oracle.errors import OracleError
 from oracle.harness.request import make_request
 from oracle.loader import load_cards, load_catalog, load_suite
@@ -91,21 +91,12 @@ class GameFacts:
         return {c.id for c in self.catalog.clauses if c.testable and (not c.rulesets or ruleset in c.rulesets)}
 
 
-def _param_forms(params: str) -> list[Any]:
-    """Sample parameters for an ability no card or case writes, from its vocabulary ``params`` text."""
-    p = params.strip()
-    if not p:
-        return [None]
-    if p == "int":
-        return [1, 1000, 2000]
-    m = re.fullmatch(r"\{(.*)\}", p)
-    if m:
-        out = {}
-        for part in m.group(1).split(","):
-            k, _, v = part.partition(":")
-            out[k.strip().rstrip("?")] = 1 if v.strip() == "int" else None
-        return [out]
-    return []
+def _param_forms(spec: AbilitySpec, voc: Vocabulary) -> list[Any]:
+    """Sample parameters for an ability no card or case writes: one value its grammar accepts
+    (``AbilitySpec.schema``, oracle/core/params.py); none when the sample does not check (then the ability is
+    not added to generated boards)."""
+    sample = spec.schema.sample(voc.ability_context)
+    return [] if spec.schema.check(sample, (spec.name,), voc.ability_context) else [sample]
 
 
 @cache
@@ -159,7 +150,7 @@ def facts(game: str) -> GameFacts:
                             stat_kinds.add((stat, tuple(sorted(card.types))))
     for name, spec in voc.abilities.items():
         if not refs[name]:
-            refs[name] = [name if v is None else {name: v} for v in _param_forms(spec.params)]
+            refs[name] = [name if v is None else {name: v} for v in _param_forms(spec, voc)]
 
     def plain(name: str) -> tuple[int, int, str]:
         card = pool[name]

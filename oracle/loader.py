@@ -261,12 +261,15 @@ def suite_extras(path: Path, game: str, root: Path | None = None) -> Extra:
            if (here / name).is_file() and (here / name).resolve() not in builtin]
     return tuple(out)
 def _check_pool_abilities(pool: CardPool, game: str, path: Path) -> None:
-    """Every ability of the pool's cards is in the game's vocabulary (else a located error)."""
+    """Every ability of the pool's cards (both faces) is in the game's vocabulary, with parameters its grammar
+    accepts (else a located error: the first problem)."""
     voc = registry.get(game).vocabulary if game in registry.names() else None
     if voc is None:
         return
     for i, card in enumerate(pool.cards):
         problems = _check_abilities(card.abilities, voc, ("cards", i, "abilities"))
+        if card.back is not None and not problems:
+            problems = _check_abilities(card.back.abilities, voc, ("cards", i, "back", "abilities"))
         if problems:
             loc, msg = problems[0]
             _, node = _compose(_read(path), str(path))
@@ -553,14 +556,24 @@ def check_case(case: Case, *, root: Path | None = None, extra: Extra = ()) -> li
 
 
 def _check_abilities(refs: list[Any], voc, loc: tuple[Any, ...]) -> list[Problem]:
-    out = []
+    """Each ability is in the game's vocabulary and its parameters follow that ability's grammar
+    (``AbilitySpec.schema``, :mod:`oracle.core.params`): the problems located down into the parameters."""
+    out: list[Problem] = []
     for k, ref in enumerate(refs):
         if isinstance(ref, dict) and len(ref) != 1:
             out.append((loc + (k,), "an ability is a name or one mapping {name: params}"))
             continue
-        name = ref if isinstance(ref, str) else next(iter(ref))
+        name, params = (ref, None) if isinstance(ref, str) else next(iter(ref.items()))
         if name not in voc.abilities:
             out.append((loc + (k,), f"unknown ability {name!r}; see the README's {voc.game} ability vocabulary"))
+            continue
+        at = loc + (k,) if isinstance(ref, str) else loc + (k, name)
+        spec = voc.abilities[name]
+        problems = spec.schema.check(params, (name,), voc.ability_context)
+        if problems and params is None:
+            out.append((at, f"{name} needs a parameter: write {{{name}: {spec.params}}}"))
+            continue
+        out += [(at + where[1:], msg) for where, msg in problems]
     return out
 
 

@@ -4,6 +4,9 @@ abilities and the fields of the final-state projection. Cases are checked agains
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+
+from .params import Context, Param, render
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +31,19 @@ class DecisionSpec:
 
 @dataclass(frozen=True, slots=True)
 class AbilitySpec:
+    """An ability a card may have: ``schema`` is the grammar of its parameters (:mod:`oracle.core.params`),
+    checked when a card pool or a case's setup is loaded; :attr:`params` is that grammar rendered, as the
+    vocabulary pages show it."""
+
     name: str
-    params: str
+    schema: Param
     doc: str
     source: str = ""
+
+    @property
+    def params(self) -> str:
+        """The parameter grammar as one line (``""``: no parameter)."""
+        return render(self.schema)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +84,11 @@ class Vocabulary:
     waiting: dict[str, str] = field(default_factory=dict)
     """Zone -> why an object left in it at the end of a case is waiting (Magic's stack: nobody passed over
     it): said when an expected moment is missing and the trace ended (``harness.compare``)."""
+
+    @cached_property
+    def ability_context(self) -> Context:
+        """What an ability's parameters are checked with: the game's abilities and their grammars."""
+        return Context(self.game, {n: a.schema for n, a in self.abilities.items()})
 
     def reason_satisfies(self, actual: str | None, expected: str | None) -> bool:
         """Whether refusal code ``actual`` is ``expected`` or refines it (through :attr:`refines`, any depth)."""

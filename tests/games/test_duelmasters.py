@@ -506,10 +506,8 @@ def test_external_quotes_of_the_current_rules_are_the_catalog_text():
 
 
 def test_the_effect_table_does_every_effect_the_vocabulary_documents():
-    import re
-
     from oracle.games.duelmasters import abilities, vocabulary
 
-    language = vocabulary._EFFECTS.split("them) of ", 1)[1].split("; FILTER", 1)[0]
-    documented = set(re.findall(r"(?:^|\| )([a-z_]+)(?=:|$| )", language))
-    assert documented == set(abilities.EFFECTS)
+    documented = [name for name, _ in vocabulary.EFFECTS.parts]
+    assert set(documented) == set(abilities.EFFECTS) and len(documented) == len(abilities.EFFECTS)
+    assert all(f"{name}" in vocabulary.ABILITIES["spell"].params for name in documented)

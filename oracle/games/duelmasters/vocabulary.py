@@ -6,6 +6,21 @@ Clause ids are those of ``cases/duelmasters/rules.yaml`` (seed ``002_5341a325e7a
 
 from __future__ import annotations
 
+from ...core.params import (
+    AbilityName,
+    Alternatives,
+    Bool,
+    Field,
+    Int,
+    Keyed,
+    Mapping,
+    Named,
+    Noted,
+    Nothing,
+    Omittable,
+    OneOf,
+    Param,
+)
 from ...core.vocabulary import (
     CORE_EVENTS,
     CORE_REASONS,
@@ -126,33 +141,73 @@ REASONS = {
 
 ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
 
-_EFFECTS = ("an effect: one mapping (or a list of them) of draw: N | destroy_target: FILTER | tap_target: FILTER | "
-            "untap_target: FILTER | untap_self | power_plus: N | battle_power_plus: N | pump_target: N | "
-            "destroy_self | mana_from_deck: N | summon_self | look_take: N | discard: {count: N, player: you | "
-            "opponent}; FILTER = null or {controller?: you | opponent, has?: ability, max_power?: N, other?: bool}; "
-            "what a FILTER omits is the effect's default: controller opponent (destroy_target, tap_target) or you "
-            "(untap_target); tap_target offers untapped creatures only, untap_target tapped ones "
-            "(X-tap-untap-targets); pump_target: one of your creatures other than the source")
+# -- the parameters abilities.py and procedure.py read (oracle.core.params) ---------------------------------
+
+NONE = Nothing()
+CIVILIZATIONS = ("light", "water", "darkness", "fire", "nature")
+"""光 水 闇 火 自然: what a card's ``props.civ`` and Ｓ・バック's civilization name."""
+AMOUNT = Int()
+"""A power amount (パワーアタッカー+N, +N power)."""
+COUNT = Omittable(Int(minimum=1), 1)
+"""A number of cards; left out, 1 (abilities._draw and its kin: ``int(param or 1)``)."""
+
+
+def _filter(controller: str) -> Param:
+    """abilities.matching: the creatures a targeted effect may choose; ``controller`` left out is the effect's
+    own default (so each effect has its own FILTER default, said in the grammar's note)."""
+    return Named("FILTER", Omittable(Mapping((
+        Field("controller", OneOf(("you", "opponent")), controller, "the effect's"),
+        Field("has", AbilityName(), None, "any"),
+        Field("max_power", AMOUNT, None, "any"),
+        Field("other", Bool(), False),
+    )), {}))
+
+
+EFFECTS = Keyed("effect", "Duel Masters", (
+    ("draw", COUNT),
+    ("destroy_target", _filter("opponent")),
+    ("tap_target", _filter("opponent")),
+    ("untap_target", _filter("you")),
+    ("untap_self", NONE),
+    ("power_plus", AMOUNT),
+    ("battle_power_plus", AMOUNT),
+    ("pump_target", AMOUNT),
+    ("destroy_self", NONE),
+    ("mana_from_deck", COUNT),
+    ("summon_self", NONE),
+    ("look_take", COUNT),
+    ("discard", Named("DISCARD", Omittable(Alternatives((Int(minimum=1), Mapping((
+        Field("count", Int(minimum=1), 1), Field("player", OneOf(("you", "opponent")), "you"))))),
+        {"count": 1, "player": "you"}))),
+), bare=True, several=True, listed=True)
+"""abilities.EFFECTS: the effect language every effect ability (spell, tap_trigger, on_attack ...) speaks."""
+
+EFFECT_NOTES = ("what a FILTER omits is the effect's default: controller opponent (destroy_target, tap_target) or "
+                "you (untap_target); tap_target offers untapped creatures only, untap_target tapped ones "
+                "(X-tap-untap-targets); pump_target: one of your creatures other than the source")
+
+
+_EFFECTS = Noted(EFFECTS, EFFECT_NOTES)
 
 ABILITIES = specs(
-    AbilitySpec("blocker", "", "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
-    AbilitySpec("cannot_attack", "", "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
-    AbilitySpec("speed_attacker", "", "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
-    AbilitySpec("evolution", "", "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
+    AbilitySpec("blocker", NONE, "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
+    AbilitySpec("cannot_attack", NONE, "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
+    AbilitySpec("speed_attacker", NONE, "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
+    AbilitySpec("evolution", NONE, "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
                 "sources (進化元) are battle-zone cards marked `attached_to: <it>`, which go to the graveyard with "
                 "it when it is destroyed (CR316.3 例)", "seed ※1; CR316.3"),
-    AbilitySpec("w_breaker", "", "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8; current rules: at once, "
+    AbilitySpec("w_breaker", NONE, "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
-    AbilitySpec("t_breaker", "", "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
+    AbilitySpec("t_breaker", NONE, "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
-    AbilitySpec("power_attacker", "int", "パワーアタッカー+N: +N power while attacking", "seed B3 (プラスマイナスされたパワー)"),
-    AbilitySpec("slayer", "", "スレイヤー 'このクリーチャーがバトルする時、バトルの後、相手クリーチャーを破壊する': "
+    AbilitySpec("power_attacker", AMOUNT, "パワーアタッカー+N: +N power while attacking", "seed B3 (プラスマイナスされたパワー)"),
+    AbilitySpec("slayer", NONE, "スレイヤー 'このクリーチャーがバトルする時、バトルの後、相手クリーチャーを破壊する': "
                 "triggers after every battle of its creature, won, lost or tied (C6); destroys the creature it "
                 "battled if that is still in the battle zone, else resolves with no effect (C7)", "seed C6"),
-    AbilitySpec("can_attack_untapped", "", "may attack untapped creatures (C1 '効果がない限り')", "seed C1"),
-    AbilitySpec("s_trigger", "", "Ｓ・トリガー: used free when broken from the shields (U5); a spell resolves "
+    AbilitySpec("can_attack_untapped", NONE, "may attack untapped creatures (C1 '効果がない限り')", "seed C1"),
+    AbilitySpec("s_trigger", NONE, "Ｓ・トリガー: used free when broken from the shields (U5); a spell resolves "
                 "its `spell` effect, a creature is put into the battle zone", "seed U5"),
-    AbilitySpec("s_back", "civilization | null",
+    AbilitySpec("s_back", Omittable(OneOf(CIVILIZATIONS), meaning="any civilization"),
                 "Ｓ・バック: when a shield of that civilization (props.civ; null = any) is broken, discard it to use "
                 "this card from the hand free (N7)", "seed ※7"),
     AbilitySpec("spell", _EFFECTS, "what a spell does when used", "card text"),
@@ -165,7 +220,7 @@ ABILITIES = specs(
     AbilitySpec("on_block", _EFFECTS, "'このクリーチャーがブロックした時' (※4, B2)", "seed ※4"),
     AbilitySpec("on_unblocked", _EFFECTS, "'相手プレイヤーを攻撃してブロックされなかった時' (※6, U1)", "seed ※6"),
     AbilitySpec("on_battle_win", _EFFECTS, "'バトルに勝った時' after-battle effect (C6; none on a tie, ※5)", "seed C6, ※5"),
-    AbilitySpec("after_attack_destroy", "", "'相手プレイヤーを攻撃する時、攻撃の後、このクリーチャーを破壊する' (※8)",
+    AbilitySpec("after_attack_destroy", NONE, "'相手プレイヤーを攻撃する時、攻撃の後、このクリーチャーを破壊する' (※8)",
                 "seed ※8 (ねじれる者ボーン・スライム)"),
     AbilitySpec("end_of_turn", _EFFECTS, "'自分のターンが終わる時' (E1)", "seed E1"),
     AbilitySpec("opponent_creature_attacks", _EFFECTS,

@@ -8,6 +8,7 @@ from typing import Any, Callable, Protocol
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
 from .state import State
+from .vocabulary import ANY_CARD
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
             "block_unattack", "block_destroy"}
@@ -244,7 +245,8 @@ EFFECTS: dict[str, Callable[[Steps, Trigger, dict[str, Any], str], None]] = {
 
 GENERIC = {"legacy", "netherworld", "when_blocked"}
 """Abilities whose params name one effect and (optionally) its target filter: ``{effect: {kind: param},
-target: self | {types, controller, role}}``. 冥府発動 is worded 発動できる (optional); 遺業 and
+target?: self | {types, controller, role}}`` (the vocabulary's ``GENERIC``, checked when loaded; no target: any
+card on the battlefield). 冥府発動 is worded 発動できる (optional); 遺業 and
 ブロックされたとき are mandatory (発動する): a mandatory one with a target is still asked for its target
 (``activate``), and ``decline`` is refused ``mandatory_trigger`` (assumption ijinden:assume.mandatory-trigger)."""
 
@@ -256,11 +258,18 @@ def _effect(t: Trigger) -> tuple[str, Any]:
     return kind, param
 
 
+def target_filter(t: Trigger) -> Any:
+    """The trigger's ``target``: ``self`` or a filter; left out, :data:`~.vocabulary.ANY_CARD` -- any card on the
+    battlefield, as the vocabulary's ``legacy`` says ("the effect on a target the filter allows (any card on the
+    battlefield ...)")."""
+    return (t.params or {}).get("target", ANY_CARD)
+
+
 def legal_targets(proc: Steps, t: Trigger) -> list[str]:
     """The cards on the battlefield the trigger's ``target`` filter allows: ``types`` (ijin, guardian: what the
     card is now), ``controller`` (you / opponent of the trigger's controller), ``role`` (attacker, blocker)."""
     state = proc.state
-    spec = (t.params or {}).get("target")
+    spec = target_filter(t)
     if not isinstance(spec, dict):
         return []
     out = []
@@ -283,7 +292,7 @@ def resolve_effect(proc: Steps, t: Trigger, clause: str) -> None:
     """A generic trigger resolves: an optional one asks ``activate``/``decline``; a mandatory one with a target
     asks ``activate`` naming it (``decline`` refused ``mandatory_trigger``; with no legal target it resolves with
     no effect); ``target: self`` is the trigger's own card."""
-    spec = (t.params or {}).get("target")
+    spec = target_filter(t)
     optional = t.ability in GENERIC_OPTIONAL
     target: str | None = t.card if spec == "self" else None
     if optional or isinstance(spec, dict):
@@ -345,5 +354,5 @@ def apply_effect(proc: Steps, t: Trigger, kind: str, param: Any, target: str | N
     elif kind == "gain":
         state.gained.setdefault(target, []).append((str(param), None))
         proc.trace.emit("gained", clause, card=target, ability=str(param))
-    elif kind != "none":  # pragma: no cover - the vocabulary documents the effect kinds
+    elif kind != "none":  # pragma: no cover - the loader refuses an effect outside the vocabulary's EFFECT
         raise ValueError(f"unknown effect {kind!r} of {t.card}")

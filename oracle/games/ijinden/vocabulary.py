@@ -2,6 +2,21 @@
 
 from __future__ import annotations
 
+from ...core.params import (
+    AbilityName,
+    Alternatives,
+    Field,
+    Int,
+    Keyed,
+    ListOf,
+    Mapping,
+    Named,
+    Nothing,
+    Omittable,
+    OneOf,
+    Other,
+    params_of,
+)
 from ...core.vocabulary import (
     CORE_EVENTS,
     CORE_REASONS,
@@ -83,58 +98,90 @@ REASONS = {
 
 ZONES = ("battlefield", "hand", "deck", "graveyard")
 
+# -- the parameters abilities.py and state.py read (oracle.core.params) ------------------------------------
+
+NONE = Nothing()
+AMOUNT = Int()
+"""A power amount: アタック+X, パワーを-2000する."""
+COUNT = Int(minimum=1)
+"""A number of cards (a draw, a discard) or of blockers."""
+DRAW = Omittable(COUNT, 1)
+"""abilities._draw: ``int(t.params or 1)``."""
+
+TARGET_FILTER = Named("FILTER", Mapping((
+    Field("types", ListOf(OneOf(("ijin", "guardian")), min_items=1), None, "any type"),
+    Field("controller", OneOf(("you", "opponent", "any")), "any"),
+    Field("role", OneOf(("attacker", "blocker")), None, "any role or none"),
+)))
+"""abilities.legal_targets: the cards on the battlefield a generic ability may affect."""
+
+EFFECT = Keyed("effect", "Ijinden", (
+    ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True))))
+"""abilities.apply_effect: what a generic ability (遺業, 冥府発動, ブロックされたとき) does to its target."""
+
+ANY_CARD: dict = {}
+"""The target filter a generic ability without ``target`` has: any card on the battlefield (its doc)."""
+
+GENERIC = Mapping((
+    Field("effect", EFFECT),
+    Field("target", Alternatives((OneOf(("self",)), TARGET_FILTER)), ANY_CARD, "{} (any card on the battlefield)"),
+))
+"""abilities.resolve_effect: ``{effect, target?}`` of 遺業, 冥府発動 and ブロックされたとき."""
+
 ABILITIES = specs(
-    AbilitySpec("attack_plus", "int", "アタック+X: +X power while an attacker, in effect from A2", "seed A2"),
-    AbilitySpec("block_plus", "int", "ブロック+X: +X power while a blocker, in effect from B2", "seed B2"),
-    AbilitySpec("pressure", "int", "Pressure N: needs N or more blockers (ダブル=2, トリプル=3)", "seed B1"),
-    AbilitySpec("double_pressure", "", "ダブルプレッシャー: pressure 2", "seed D2 note"),
-    AbilitySpec("triple_pressure", "", "トリプルプレッシャー: pressure 3", "seed Q&A"),
-    AbilitySpec("sokuou", "", "即応: may become an attacker the turn it was placed", "seed 円形闘技場"),
-    AbilitySpec("voyage_draw", "int", "航海 - アタッカーになったとき、N ドローする", "seed 足利義満"),
-    AbilitySpec("voyage_draw_discard", "{draw: int, discard: int}",
+    AbilitySpec("attack_plus", AMOUNT, "アタック+X: +X power while an attacker, in effect from A2", "seed A2"),
+    AbilitySpec("block_plus", AMOUNT, "ブロック+X: +X power while a blocker, in effect from B2", "seed B2"),
+    AbilitySpec("pressure", COUNT, "Pressure N: needs N or more blockers (ダブル=2, トリプル=3)", "seed B1"),
+    AbilitySpec("double_pressure", NONE, "ダブルプレッシャー: pressure 2", "seed D2 note"),
+    AbilitySpec("triple_pressure", NONE, "トリプルプレッシャー: pressure 3", "seed Q&A"),
+    AbilitySpec("sokuou", NONE, "即応: may become an attacker the turn it was placed", "seed 円形闘技場"),
+    AbilitySpec("voyage_draw", DRAW, "航海 - アタッカーになったとき、N ドローする", "seed 足利義満"),
+    AbilitySpec("voyage_draw_discard",
+                Omittable(Mapping((Field("draw", COUNT, 1), Field("discard", COUNT, 1))), {}, "draw 1, discard 1"),
                 "航海 - アタッカーになったとき、1ドローして、自分の手札1枚を墓地に置く", "seed A4"),
-    AbilitySpec("grant_voyage", "{min_power: int, draw: int}",
+    AbilitySpec("grant_voyage",
+                Mapping((Field("min_power", AMOUNT, 0), Field("draw", COUNT, 1))),
                 "足利義満: while on the battlefield, your Ijin with power >= min_power have 航海 draw N", "seed A2"),
-    AbilitySpec("lone_attack_double_pressure", "",
+    AbilitySpec("lone_attack_double_pressure", NONE,
                 "自分が1体だけでアタックしたとき: the attacker gains ダブルプレッシャー this turn", "seed A4"),
-    AbilitySpec("three_attackers_destroy", "",
+    AbilitySpec("three_attackers_destroy", NONE,
                 "相手が3体以上でアタックしたとき、アタッカー1体を指定して発動できる。そのアタッカーをアタッカーでない状態にして、これを破壊する。",
                 "seed A4"),
-    AbilitySpec("block_draw", "int", "ブロッカーになったとき、N ドローする", "seed B4"),
-    AbilitySpec("arena", "",
+    AbilitySpec("block_draw", DRAW, "ブロッカーになったとき、N ドローする", "seed B4"),
+    AbilitySpec("arena", NONE,
                 "円形闘技場: during your turn, your guardians are also Ijin with power 3000 and 即応", "seed A4"),
-    AbilitySpec("undestroy", "{cost: guardian}",
+    AbilitySpec("undestroy", Mapping((Field("cost", OneOf(("guardian",))),)),
                 "破壊されたとき、自分の戦場のガーディアン1体を墓地に置いて発動できる。これを破壊されていない状態にする。",
                 "seed D3 (安倍晴明, 出雲の阿国)"),
-    AbilitySpec("legacy_draw", "int", "遺業 - 戦場から墓地に置かれたとき、N ドローする (synthetic effect)", "seed D5"),
-    AbilitySpec("netherworld_unattack", "",
+    AbilitySpec("legacy_draw", DRAW, "遺業 - 戦場から墓地に置かれたとき、N ドローする (synthetic effect)", "seed D5"),
+    AbilitySpec("netherworld_unattack", NONE,
                 "冥府発動 (a マホウ guardian): when put into the graveyard from the battlefield, choose an attacker: "
                 "it is no longer an attacker (synthetic effect)", "seed C1 note, D2 note"),
-    AbilitySpec("netherworld_destroy", "",
+    AbilitySpec("netherworld_destroy", NONE,
                 "冥府発動 (a マホウ guardian): when put into the graveyard from the battlefield, choose an attacker "
                 "and destroy it (synthetic effect)", "seed C1 note"),
-    AbilitySpec("block_unattack", "",
+    AbilitySpec("block_unattack", NONE,
                 "ブロッカーになったとき、アタッカー1体を指定して発動できる。そのアタッカーをアタッカーでない状態にする。 (synthetic)",
                 "seed A4 note"),
-    AbilitySpec("block_destroy", "",
+    AbilitySpec("block_destroy", NONE,
                 "ブロッカーになったとき、戦場のカード1枚を指定して発動できる。それを破壊する。 (synthetic)", "seed Q&A"),
 )
 
-_EFFECT = ("{effect: {destroy | return_to_hand | power: N | gain: ability}, target?: self | "
-           "{types?: [ijin | guardian], controller?: you | opponent | any, role?: attacker | blocker}}")
-
 ABILITIES.update(specs(
-    AbilitySpec("legacy", _EFFECT,
+    AbilitySpec("legacy", GENERIC,
                 "遺業 - 戦場から墓地に置かれたとき (D5), mandatory (発動する): the effect on a target the filter allows "
                 "(any card on the battlefield: an attacker, a blocker of another attacker, ...); asked as `activate` "
                 "with its target, `decline` refused `mandatory_trigger`", "seed D5, C1 note"),
-    AbilitySpec("netherworld", _EFFECT,
+    AbilitySpec("netherworld", GENERIC,
                 "冥府発動 (a マホウ guardian): 戦場から墓地に置かれたとき、…発動できる (D5), optional: the effect on a "
                 "target the filter allows", "seed C1 note"),
-    AbilitySpec("when_blocked", _EFFECT,
+    AbilitySpec("when_blocked", GENERIC,
                 "ブロックされたとき (an attacker's B3 event 「ブロッカーに指定された状態になる」, resolved in B4), "
                 "mandatory: the effect (`target: self` = this attacker)", "seed B3, B4"),
-    AbilitySpec("grant_by_power", "{min_power: int, ability: name}",
+    AbilitySpec("grant_by_power",
+                Mapping((Field("min_power", AMOUNT, 0), Field("ability", AbilityName()),
+                         Field("params", Other("that ability's params"), None, "none")),
+                        also=params_of("ability", "params")),
                 "これが戦場にいる間、自分の戦場のパワーN以上のイジンは「…」を得る (足利義満's form): your Ijin with power "
                 ">= min_power have the ability (e.g. double_pressure) while their power is that high",
                 "seed A2 (足利義満)"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .setups import STEPS
+from ...core.params import Field, Int, Mapping, Nothing
 from ...core.vocabulary import (
     CORE_EVENTS,
     CORE_REASONS,
@@ -116,45 +117,53 @@ REASONS = {
 
 ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "stack", "outside_game")
 
+# -- the parameters abilities.py, casting.py and combat.py read (oracle.core.params) --------------------------
+
+NONE = Nothing()
+COUNT = Int(minimum=1)
+"""A number: damage (120.3), cards drawn (121.2), counters (122.1), life lost (119.3); each effect uses it as is."""
+POWER_TOUGHNESS = Mapping((Field("power", Int()), Field("toughness", Int())))
+"""The P/T a permanent becomes (abilities._become_creature: ``pt["power"], pt["toughness"]``)."""
+
 ABILITIES = specs(
-    AbilitySpec("flying", "", "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
-    AbilitySpec("reach", "", "702.17: can block creatures with flying", "CR 702.17"),
-    AbilitySpec("menace", "", "702.111: can't be blocked except by two or more creatures", "CR 702.111"),
-    AbilitySpec("must_be_blocked", "", "509.1c requirement: this creature must be blocked if able (obeyed when "
+    AbilitySpec("flying", NONE, "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
+    AbilitySpec("reach", NONE, "702.17: can block creatures with flying", "CR 702.17"),
+    AbilitySpec("menace", NONE, "702.111: can't be blocked except by two or more creatures", "CR 702.111"),
+    AbilitySpec("must_be_blocked", NONE, "509.1c requirement: this creature must be blocked if able (obeyed when "
                 "at least one creature blocks it)", "CR 509.1c"),
-    AbilitySpec("lure", "", "509.1c requirements: all creatures able to block this creature do so (one requirement "
+    AbilitySpec("lure", NONE, "509.1c requirements: all creatures able to block this creature do so (one requirement "
                 "per creature able to block it)", "CR 509.1c"),
-    AbilitySpec("blocks_each_combat", "", "509.1c requirement: this creature blocks each combat if able (obeyed when "
+    AbilitySpec("blocks_each_combat", NONE, "509.1c requirement: this creature blocks each combat if able (obeyed when "
                 "it blocks any attacker)", "CR 509.1c"),
-    AbilitySpec("first_strike", "", "702.7b: deals combat damage in a first combat damage step, before creatures "
+    AbilitySpec("first_strike", NONE, "702.7b: deals combat damage in a first combat damage step, before creatures "
                 "without first strike or double strike (510.4)", "CR 702.7"),
-    AbilitySpec("double_strike", "", "702.4b: deals combat damage in both the first-strike and the regular combat "
+    AbilitySpec("double_strike", NONE, "702.4b: deals combat damage in both the first-strike and the regular combat "
                 "damage step (510.4)", "CR 702.4"),
-    AbilitySpec("trample", "", "702.19b: once its blockers are assigned lethal damage, the excess may be assigned to "
+    AbilitySpec("trample", NONE, "702.19b: once its blockers are assigned lethal damage, the excess may be assigned to "
                 "the player, planeswalker or battle it attacks; 702.19d: with no blockers left, all of it", "CR 702.19"),
-    AbilitySpec("haste", "", "702.10: can attack the turn it comes under your control", "CR 702.10"),
-    AbilitySpec("vigilance", "", "702.20: attacking doesn't cause it to tap", "CR 702.20"),
-    AbilitySpec("deal_damage", "int", "spell: deals N damage to any target (115.4: a battle is a legal 'any target')",
+    AbilitySpec("haste", NONE, "702.10: can attack the turn it comes under your control", "CR 702.10"),
+    AbilitySpec("vigilance", NONE, "702.20: attacking doesn't cause it to tap", "CR 702.20"),
+    AbilitySpec("deal_damage", COUNT, "spell: deals N damage to any target (115.4: a battle is a legal 'any target')",
                 "synthetic"),
-    AbilitySpec("gain_control", "", "spell: gain control of target permanent", "synthetic"),
-    AbilitySpec("become_copy", "", "spell: target nonbattle permanent becomes a copy of target battle "
+    AbilitySpec("gain_control", NONE, "spell: gain control of target permanent", "synthetic"),
+    AbilitySpec("become_copy", NONE, "spell: target nonbattle permanent becomes a copy of target battle "
                                    "(second target); it keeps its counters", "synthetic"),
-    AbilitySpec("become_battle", "", "spell: target creature becomes a battle in addition to its other types",
+    AbilitySpec("become_battle", NONE, "spell: target creature becomes a battle in addition to its other types",
                 "synthetic"),
-    AbilitySpec("become_creature", "{power: int, toughness: int}",
+    AbilitySpec("become_creature", POWER_TOUGHNESS,
                 "spell: target permanent becomes a P/T creature in addition to its other types", "synthetic"),
-    AbilitySpec("become_artifact_creature", "{power: int, toughness: int}",
+    AbilitySpec("become_artifact_creature", POWER_TOUGHNESS,
                 "spell: target permanent becomes a P/T artifact creature and loses its other card types "
                 "(and their subtypes)", "synthetic"),
-    AbilitySpec("add_defense", "int", "spell: put N defense counters on target battle", "synthetic"),
-    AbilitySpec("put_p1p1_counters", "int", "spell: put N +1/+1 counters on target creature (122.1a: each adds 1 to its "
+    AbilitySpec("add_defense", COUNT, "spell: put N defense counters on target battle", "synthetic"),
+    AbilitySpec("put_p1p1_counters", COUNT, "spell: put N +1/+1 counters on target creature (122.1a: each adds 1 to its "
                 "power and toughness)", "synthetic"),
-    AbilitySpec("proliferate", "", "spell: proliferate (701.34a: its controller chooses any number of permanents with "
+    AbilitySpec("proliferate", NONE, "spell: proliferate (701.34a: its controller chooses any number of permanents with "
                 "a counter; each gets one more counter of each kind it has, a battle a defense counter)", "synthetic"),
-    AbilitySpec("draw", "int", "spell: its controller draws N cards (121.1, one at a time: 121.2)", "synthetic"),
-    AbilitySpec("return_to_hand", "", "spell: return target permanent to its owner's hand (400.7: a new object)",
+    AbilitySpec("draw", COUNT, "spell: its controller draws N cards (121.1, one at a time: 121.2)", "synthetic"),
+    AbilitySpec("return_to_hand", NONE, "spell: return target permanent to its owner's hand (400.7: a new object)",
                 "synthetic"),
-    AbilitySpec("attack_drain", "int",
+    AbilitySpec("attack_drain", COUNT,
                 "triggered: whenever this creature attacks, the defending player (for it) loses N life", "synthetic"),
 )
 
