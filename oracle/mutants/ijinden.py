@@ -128,6 +128,24 @@ def _legacy_not_from_graveyard(original: Any) -> Any:
     return on_put_into_graveyard
 
 
+def _legacy_mandatory(name: str, table: str) -> Any:
+    """The old reading of 遺業 (before issue 25): mandatory, as D5's 「…（典型的には遺業能力）が発動する」 could be read.
+    ``table`` (``OPTIONAL`` / ``GENERIC_OPTIONAL`` of the abilities module) loses ``name`` while the patched function
+    runs (nested calls included)."""
+
+    def make(original: Any) -> Any:
+        def patched(*args: Any) -> Any:
+            ab = _ab()
+            saved = getattr(ab, table)
+            setattr(ab, table, saved - {name})
+            try:
+                return original(*args)
+            finally:
+                setattr(ab, table, saved)
+        return patched
+    return make
+
+
 # -- attack+ (A2) -------------------------------------------------------------------------------------
 
 def _attack_plus_later(original: Any) -> Any:
@@ -294,6 +312,12 @@ MUTANTS: tuple[Mutant, ...] = (
            "遺業 triggers when the card is destroyed (D3), so it triggers even when the card is made not destroyed",
            (Patch(AB + "on_destroyed", _legacy_when_destroyed),
             Patch(AB + "on_put_into_graveyard", _legacy_not_from_graveyard))),
+    Mutant("ijinden-legacy-mandatory", "ijinden", "ijinden:D5",
+           "D5. D4 の「（戦場から）墓地に置かれた」ことを契機にした発動型能力（典型的には遺業能力）が発動する。",
+           "a 遺業 must be used (D5's 「発動する」 read as mandatory, the reading before issue 25): a draw 遺業 is never "
+           "asked and a targeted one refuses `decline` (`mandatory_trigger`), though 遺業 is printed 発動できる",
+           (Patch(AB + "resolve", _legacy_mandatory("legacy_draw", "OPTIONAL")),
+            Patch(AB + "resolve_effect", _legacy_mandatory("legacy", "GENERIC_OPTIONAL")))),
     Mutant("ijinden-blockers-stay-when-attacker-ceases", "ijinden", "ijinden:CEASE-BLOCKER",
            "また、対応するアタッカーがバトル中にアタッカーでなくなったブロッカーも、ブロッカーでなくなる。",
            "when an attacker stops being an attacker its blockers remain blockers",

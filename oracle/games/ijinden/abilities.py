@@ -10,8 +10,12 @@ from ...core.trace import Trace
 from .state import State
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
-            "block_unattack", "block_destroy"}
-"""Abilities worded 「発動できる」: their controller may decline them."""
+            "block_unattack", "block_destroy", "legacy_draw"}
+"""Abilities worded 「発動できる」: their controller may decline them. 遺業 (``legacy_draw``) is one: every 遺業 is
+printed 「遺業能力:（戦場から墓地に置かれたときに発動できる）…」, and the official Q&A (フェルディナンド・マゼラン,
+イジンデンQ&A_240216) says 「発動しないことを選べる能力は、条件に「発動できる」と書かれています。」 -- the catalog's
+``ijinden:assume.mandatory-trigger``, settled. D5 (「遺業能力）が発動する」) says when it triggers, not that it must be
+used."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,11 +248,13 @@ EFFECTS: dict[str, Callable[[Steps, Trigger, dict[str, Any], str], None]] = {
 
 GENERIC = {"legacy", "netherworld", "when_blocked"}
 """Abilities whose params name one effect and (optionally) its target filter: ``{effect: {kind: param},
-target: self | {types, controller, role}}``. 冥府発動 is worded 発動できる (optional); 遺業 and
-ブロックされたとき are mandatory (発動する): a mandatory one with a target is still asked for its target
-(``activate``), and ``decline`` is refused ``mandatory_trigger`` (assumption ijinden:assume.mandatory-trigger)."""
+target: self | {types, controller, role}}``. 冥府発動 and 遺業 are worded 発動できる (optional: ``activate`` or
+``decline``); ブロックされたとき (the synthetic cards' 「ブロックされたとき、…」, no 発動できる) is mandatory: with a
+target it is still asked for its target (``activate``), and ``decline`` is refused ``mandatory_trigger``
+(ijinden:assume.mandatory-trigger: the Q&A 「発動しないことを選べる能力は、条件に「発動できる」と書かれています。」)."""
 
-GENERIC_OPTIONAL = {"netherworld"}
+GENERIC_OPTIONAL = {"netherworld", "legacy"}
+"""The generic abilities worded 発動できる: 冥府発動, and 遺業 (「遺業能力:（戦場から墓地に置かれたときに発動できる）」)."""
 
 
 def _effect(t: Trigger) -> tuple[str, Any]:

@@ -77,8 +77,9 @@ REASONS = {
     "illegal_cost": "the cost cannot be paid with the chosen card",
     "not_in_hand": "the card is not in the player's hand",
     "wrong_order": "the order does not name exactly the pending triggers",
-    "mandatory_trigger": "the ability is worded 発動する, not 発動できる: it cannot be declined (assumption "
-                         "ijinden:assume.mandatory-trigger)",
+    "mandatory_trigger": "the ability's condition does not say 発動できる: it cannot be declined (Q&A: 「発動しないことを"
+                         "選べる能力は、条件に「発動できる」と書かれています。」; ijinden:assume.mandatory-trigger). Not a 遺業: "
+                         "遺業 is 発動できる",
 }
 
 ZONES = ("battlefield", "hand", "deck", "graveyard")
@@ -106,7 +107,9 @@ ABILITIES = specs(
     AbilitySpec("undestroy", "{cost: guardian}",
                 "破壊されたとき、自分の戦場のガーディアン1体を墓地に置いて発動できる。これを破壊されていない状態にする。",
                 "seed D3 (安倍晴明, 出雲の阿国)"),
-    AbilitySpec("legacy_draw", "int", "遺業 - 戦場から墓地に置かれたとき、N ドローする (synthetic effect)", "seed D5"),
+    AbilitySpec("legacy_draw", "int",
+                "遺業能力:(戦場から墓地に置かれたときに発動できる)N ドローする (千利休's 遺業: 1): optional, asked as "
+                "`activate {card}` or `decline card` when it resolves (D5)", "seed D5; 千利休's card text"),
     AbilitySpec("netherworld_unattack", "",
                 "冥府発動 (a マホウ guardian): when put into the graveyard from the battlefield, choose an attacker: "
                 "it is no longer an attacker (synthetic effect)", "seed C1 note, D2 note"),
@@ -125,9 +128,9 @@ _EFFECT = ("{effect: {destroy | return_to_hand | power: N | gain: ability}, targ
 
 ABILITIES.update(specs(
     AbilitySpec("legacy", _EFFECT,
-                "遺業 - 戦場から墓地に置かれたとき (D5), mandatory (発動する): the effect on a target the filter allows "
-                "(any card on the battlefield: an attacker, a blocker of another attacker, ...); asked as `activate` "
-                "with its target, `decline` refused `mandatory_trigger`", "seed D5, C1 note"),
+                "遺業能力:(戦場から墓地に置かれたときに発動できる) (D5), optional: `activate` naming a target the filter "
+                "allows (any card on the battlefield: an attacker, a blocker of another attacker, ...) or `decline`; "
+                "with no legal target only `decline` is accepted", "seed D5, C1 note; 千利休's card text"),
     AbilitySpec("netherworld", _EFFECT,
                 "冥府発動 (a マホウ guardian): 戦場から墓地に置かれたとき、…発動できる (D5), optional: the effect on a "
                 "target the filter allows", "seed C1 note"),
