@@ -86,6 +86,12 @@ def _pass_through(*, gone: bool, short: bool) -> Any:
     return make
 
 
+def _no_lapse(original: Any) -> Any:
+    def lapse_blocks(self: Any) -> None:
+        return  # read: the legal-block condition is looked at only at C1a (pass_through)
+    return lapse_blocks
+
+
 # -- D2-D5: destruction --------------------------------------------------------------------------------
 
 def _straight_to_graveyard(original: Any) -> Any:
@@ -298,7 +304,12 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("ijinden-no-pass-through-short", "ijinden", "ijinden:PASS-THROUGH-2",
            "もし、バトル解決をする前にブロッカーが減って2体以下になった場合は、アタッカーはブロッカーに指定されていない状態になります。",
            "an attacker with too few blockers left for its pressure stays blocked",
-           (Patch(R + "pass_through", _pass_through(gone=True, short=False)),)),
+           (Patch(R + "pass_through", _pass_through(gone=True, short=False)), Patch(R + "lapse_blocks", _no_lapse))),
+    Mutant("ijinden-block-comes-back", "ijinden", "ijinden:PASS-THROUGH-2",
+           "C1a までに正当なブロックの条件を満たさなくなっている",
+           "the legal-block condition is read only at C1a (the reading before issue 25): a block that fell short of "
+           "the attacker's pressure and is legal again by C1a (the pressure gone again) stands",
+           (Patch(R + "pass_through", _pass_through(gone=True, short=True)), Patch(R + "lapse_blocks", _no_lapse))),
     Mutant("ijinden-losers-straight-to-graveyard", "ijinden", "ijinden:D4",
            "D2-D5 のとおり、バトルに負けたカードは墓地に置かれる前に「破壊された」ことになり、また「破壊されている」状態になることに注意せよ。",
            "the losers go to the graveyard as they are destroyed, so 「破壊されていない状態にする」 cannot save them",

@@ -48,6 +48,8 @@ class Steps(Protocol):
 
     def sync_roles(self, clause: str) -> None: ...
 
+    def lapse_blocks(self) -> None: ...
+
     def resolve_all(self, pending: list[Trigger], clause: str) -> None: ...
 
 
@@ -333,7 +335,9 @@ def resolve_effect(proc: Steps, t: Trigger, clause: str) -> None:
 
 def apply_effect(proc: Steps, t: Trigger, kind: str, param: Any, target: str | None, clause: str) -> None:
     """destroy (D2-D5 order), return_to_hand (to its owner's hand: it leaves the battlefield and ceases to be an
-    attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn). (Drawing and
+    attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn); a power or an
+    ability that leaves a blocked attacker short of its pressure ends that block in the same moment
+    (``lapse_blocks``, PASS-THROUGH-2). (Drawing and
     "not an attacker" are the abilities legacy_draw, netherworld_unattack, block_unattack.)"""
     state = proc.state
     if kind == "destroy":
@@ -346,10 +350,15 @@ def apply_effect(proc: Steps, t: Trigger, kind: str, param: Any, target: str | N
             state.board.move(target, "hand", clause)
             proc.sync_roles(clause)
     elif kind == "power":
-        state.modifiers[target] = state.modifiers.get(target, 0) + int(param)
-        proc.trace.emit("power_modified", clause, card=target, amount=int(param), power=state.power(state.card(target)))
+        with proc.trace.simultaneous():  # a power that grants pressure (grant_by_power) may end a block: same moment
+            state.modifiers[target] = state.modifiers.get(target, 0) + int(param)
+            proc.trace.emit("power_modified", clause, card=target, amount=int(param),
+                            power=state.power(state.card(target)))
+            proc.lapse_blocks()
     elif kind == "gain":
-        state.gained.setdefault(target, []).append((str(param), None))
-        proc.trace.emit("gained", clause, card=target, ability=str(param))
+        with proc.trace.simultaneous():  # a gained ダブルプレッシャー may end a block (PASS-THROUGH-2): same moment
+            state.gained.setdefault(target, []).append((str(param), None))
+            proc.trace.emit("gained", clause, card=target, ability=str(param))
+            proc.lapse_blocks()
     elif kind != "none":  # pragma: no cover - the vocabulary documents the effect kinds
         raise ValueError(f"unknown effect {kind!r} of {t.card}")
