@@ -22,7 +22,9 @@ EVENTS = specs(
     EventSpec("became_blocker", ("card", "attacker"), "B3: a card becomes a blocker of an attacker", "card"),
     EventSpec("blocked", ("card",), "B3: an attacker is assigned blockers (ブロックされた状態)", "card"),
     EventSpec("chose_attacker", ("player", "card"), "C1a: the defending player chooses the next attacker", "card"),
-    EventSpec("unblocked", ("card",), "C1a: block pass-through: the attacker is no longer blocked", "card"),
+    EventSpec("unblocked", ("card",), "Block pass-through: the attacker is no longer blocked -- at C1a when its "
+              "blockers are all gone (PASS-THROUGH-1); in the moment of the change when they fall short of its "
+              "pressure (PASS-THROUGH-2), for good", "card"),
     EventSpec("ceased_attacker", ("card",), "A card stops being an attacker", "card"),
     EventSpec("ceased_blocker", ("card",), "A card stops being a blocker", "card"),
     EventSpec("ceased_ijin", ("card",), "A guardian stops being an Ijin (円形闘技場 gone, or not your turn)", "card"),
