@@ -96,6 +96,9 @@ class Assumption(Frozen):
     reading: str = Field(description="The reading the reference engine follows")
     weighed: list[str] = Field(default_factory=list, description="The texts weighed, quoted")
     clauses: list[str] = Field(default_factory=list)
+    sources: list[ExternalSource] = Field(
+        default_factory=list, description="Texts outside the seed that settle the reading or part of it (official "
+                                          "Q&A, card texts), each with document, edition, URL and verbatim quote")
 
 
 # --------------------------------------------------------------------------------------------

@@ -86,6 +86,12 @@ def _pass_through(*, gone: bool, short: bool) -> Any:
     return make
 
 
+def _no_lapse(original: Any) -> Any:
+    def lapse_blocks(self: Any) -> None:
+        return  # read: the legal-block condition is looked at only at C1a (pass_through)
+    return lapse_blocks
+
+
 # -- D2-D5: destruction --------------------------------------------------------------------------------
 
 def _straight_to_graveyard(original: Any) -> Any:
@@ -126,6 +132,24 @@ def _legacy_not_from_graveyard(original: Any) -> Any:
     def on_put_into_graveyard(proc: Any, cards: list[str]) -> list[Any]:
         return [t for t in original(proc, cards) if t.ability != "legacy_draw"]
     return on_put_into_graveyard
+
+
+def _legacy_mandatory(name: str, table: str) -> Any:
+    """The old reading of 遺業 (before issue 25): mandatory, as D5's 「…（典型的には遺業能力）が発動する」 could be read.
+    ``table`` (``OPTIONAL`` / ``GENERIC_OPTIONAL`` of the abilities module) loses ``name`` while the patched function
+    runs (nested calls included)."""
+
+    def make(original: Any) -> Any:
+        def patched(*args: Any) -> Any:
+            ab = _ab()
+            saved = getattr(ab, table)
+            setattr(ab, table, saved - {name})
+            try:
+                return original(*args)
+            finally:
+                setattr(ab, table, saved)
+        return patched
+    return make
 
 
 # -- attack+ (A2) -------------------------------------------------------------------------------------
@@ -280,7 +304,12 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("ijinden-no-pass-through-short", "ijinden", "ijinden:PASS-THROUGH-2",
            "もし、バトル解決をする前にブロッカーが減って2体以下になった場合は、アタッカーはブロッカーに指定されていない状態になります。",
            "an attacker with too few blockers left for its pressure stays blocked",
-           (Patch(R + "pass_through", _pass_through(gone=True, short=False)),)),
+           (Patch(R + "pass_through", _pass_through(gone=True, short=False)), Patch(R + "lapse_blocks", _no_lapse))),
+    Mutant("ijinden-block-comes-back", "ijinden", "ijinden:PASS-THROUGH-2",
+           "C1a までに正当なブロックの条件を満たさなくなっている",
+           "the legal-block condition is read only at C1a (the reading before issue 25): a block that fell short of "
+           "the attacker's pressure and is legal again by C1a (the pressure gone again) stands",
+           (Patch(R + "pass_through", _pass_through(gone=True, short=True)), Patch(R + "lapse_blocks", _no_lapse))),
     Mutant("ijinden-losers-straight-to-graveyard", "ijinden", "ijinden:D4",
            "D2-D5 のとおり、バトルに負けたカードは墓地に置かれる前に「破壊された」ことになり、また「破壊されている」状態になることに注意せよ。",
            "the losers go to the graveyard as they are destroyed, so 「破壊されていない状態にする」 cannot save them",
@@ -294,6 +323,12 @@ MUTANTS: tuple[Mutant, ...] = (
            "遺業 triggers when the card is destroyed (D3), so it triggers even when the card is made not destroyed",
            (Patch(AB + "on_destroyed", _legacy_when_destroyed),
             Patch(AB + "on_put_into_graveyard", _legacy_not_from_graveyard))),
+    Mutant("ijinden-legacy-mandatory", "ijinden", "ijinden:D5",
+           "D5. D4 の「（戦場から）墓地に置かれた」ことを契機にした発動型能力（典型的には遺業能力）が発動する。",
+           "a 遺業 must be used (D5's 「発動する」 read as mandatory, the reading before issue 25): a draw 遺業 is never "
+           "asked and a targeted one refuses `decline` (`mandatory_trigger`), though 遺業 is printed 発動できる",
+           (Patch(AB + "resolve", _legacy_mandatory("legacy_draw", "OPTIONAL")),
+            Patch(AB + "resolve_effect", _legacy_mandatory("legacy", "GENERIC_OPTIONAL")))),
     Mutant("ijinden-blockers-stay-when-attacker-ceases", "ijinden", "ijinden:CEASE-BLOCKER",
            "また、対応するアタッカーがバトル中にアタッカーでなくなったブロッカーも、ブロッカーでなくなる。",
            "when an attacker stops being an attacker its blockers remain blockers",

@@ -11,8 +11,12 @@ from .state import State
 from .vocabulary import ANY_CARD
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
-            "block_unattack", "block_destroy"}
-"""Abilities worded 「発動できる」: their controller may decline them."""
+            "block_unattack", "block_destroy", "legacy_draw"}
+"""Abilities worded 「発動できる」: their controller may decline them. 遺業 (``legacy_draw``) is one: every 遺業 is
+printed 「遺業能力:（戦場から墓地に置かれたときに発動できる）…」, and the official Q&A (フェルディナンド・マゼラン,
+イジンデンQ&A_240216) says 「発動しないことを選べる能力は、条件に「発動できる」と書かれています。」 -- the catalog's
+``ijinden:assume.mandatory-trigger``, settled. D5 (「遺業能力）が発動する」) says when it triggers, not that it must be
+used."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,8 @@ class Steps(Protocol):
     def cease_attacker(self, attacker: str, clause: str) -> None: ...
 
     def sync_roles(self, clause: str) -> None: ...
+
+    def lapse_blocks(self) -> None: ...
 
     def resolve_all(self, pending: list[Trigger], clause: str) -> None: ...
 
@@ -246,11 +252,13 @@ EFFECTS: dict[str, Callable[[Steps, Trigger, dict[str, Any], str], None]] = {
 GENERIC = {"legacy", "netherworld", "when_blocked"}
 """Abilities whose params name one effect and (optionally) its target filter: ``{effect: {kind: param},
 target?: self | {types, controller, role}}`` (the vocabulary's ``GENERIC``, checked when loaded; no target: any
-card on the battlefield). 冥府発動 is worded 発動できる (optional); 遺業 and
-ブロックされたとき are mandatory (発動する): a mandatory one with a target is still asked for its target
-(``activate``), and ``decline`` is refused ``mandatory_trigger`` (assumption ijinden:assume.mandatory-trigger)."""
+card on the battlefield). 冥府発動 and 遺業 are worded 発動できる (optional: ``activate`` or ``decline``);
+ブロックされたとき (the synthetic cards' 「ブロックされたとき、…」, no 発動できる) is mandatory: with a target it is still
+asked for its target (``activate``), and ``decline`` is refused ``mandatory_trigger``
+(ijinden:assume.mandatory-trigger: the Q&A 「発動しないことを選べる能力は、条件に「発動できる」と書かれています。」)."""
 
-GENERIC_OPTIONAL = {"netherworld"}
+GENERIC_OPTIONAL = {"netherworld", "legacy"}
+"""The generic abilities worded 発動できる: 冥府発動, and 遺業 (「遺業能力:（戦場から墓地に置かれたときに発動できる）」)."""
 
 
 def _effect(t: Trigger) -> tuple[str, Any]:
@@ -336,7 +344,9 @@ def resolve_effect(proc: Steps, t: Trigger, clause: str) -> None:
 
 def apply_effect(proc: Steps, t: Trigger, kind: str, param: Any, target: str | None, clause: str) -> None:
     """destroy (D2-D5 order), return_to_hand (to its owner's hand: it leaves the battlefield and ceases to be an
-    attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn). (Drawing and
+    attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn); a power or an
+    ability that leaves a blocked attacker short of its pressure ends that block in the same moment
+    (``lapse_blocks``, PASS-THROUGH-2). (Drawing and
     "not an attacker" are the abilities legacy_draw, netherworld_unattack, block_unattack.)"""
     state = proc.state
     if kind == "destroy":
@@ -349,10 +359,15 @@ def apply_effect(proc: Steps, t: Trigger, kind: str, param: Any, target: str | N
             state.board.move(target, "hand", clause)
             proc.sync_roles(clause)
     elif kind == "power":
-        state.modifiers[target] = state.modifiers.get(target, 0) + int(param)
-        proc.trace.emit("power_modified", clause, card=target, amount=int(param), power=state.power(state.card(target)))
+        with proc.trace.simultaneous():  # a power that grants pressure (grant_by_power) may end a block: same moment
+            state.modifiers[target] = state.modifiers.get(target, 0) + int(param)
+            proc.trace.emit("power_modified", clause, card=target, amount=int(param),
+                            power=state.power(state.card(target)))
+            proc.lapse_blocks()
     elif kind == "gain":
-        state.gained.setdefault(target, []).append((str(param), None))
-        proc.trace.emit("gained", clause, card=target, ability=str(param))
+        with proc.trace.simultaneous():  # a gained ダブルプレッシャー may end a block (PASS-THROUGH-2): same moment
+            state.gained.setdefault(target, []).append((str(param), None))
+            proc.trace.emit("gained", clause, card=target, ability=str(param))
+            proc.lapse_blocks()
     elif kind != "none":  # pragma: no cover - the loader refuses an effect outside the vocabulary's EFFECT
         raise ValueError(f"unknown effect {kind!r} of {t.card}")

@@ -240,19 +240,34 @@ class Procedure:
         return d.args
 
     def pass_through(self) -> None:
-        """ブロックのすり抜け: by C1a, an attacker whose blockers are all gone, or too few for its pressure,
-        is not blocked (and the remaining blockers cease)."""
-        state, b = self.state, self.state.battle
+        """ブロックのすり抜け at C1a: an attacker whose blockers are all gone is not blocked (PASS-THROUGH-1); one
+        with too few for its pressure has lost its blockers already, when the block stopped being legal
+        (:meth:`lapse_blocks`); this catches a setup that starts short."""
+        b = self.state.battle
         gone = [a for a in b.attackers if a in b.blocked and not b.blockers.get(a)]
-        short = [a for a in b.attackers if a in b.blocked and b.blockers.get(a)
-                 and len(b.blockers[a]) < state.pressure(state.card(a))]
-        if not gone and not short:
-            return
         with self.trace.simultaneous():
             for a in gone:
                 b.blocked.discard(a)
                 b.blockers.pop(a, None)
                 self.trace.emit("unblocked", PASS_THROUGH_1, card=a)
+            self.lapse_blocks()
+
+    def lapse_blocks(self) -> None:
+        """PASS-THROUGH-2 and TRIPLE-PRESSURE as they happen: when a blocked attacker's blockers are fewer than its
+        pressure (a blocker left, or the attacker gained pressure after B1), those blockers stop being blockers and
+        the attacker stops being blocked, in the moment of the change that caused it (inside the caller's moment).
+        「もし、バトル解決をする前にブロッカーが減って2体以下になった場合は、アタッカーはブロッカーに指定されていない状態に
+        なります」: the state changes then, and nothing brings it back -- only B3 makes blockers and blocked attackers,
+        so a condition that holds again before C1a (the pressure gone again) leaves the attacker unblocked (issue 25;
+        ijinden:assume.block-lapses). Before issue 25 the engine looked only at C1a."""
+        state, b = self.state, self.state.battle
+        if b is None or not b.b3_done:
+            return
+        short = [a for a in b.attackers if a in b.blocked and b.blockers.get(a)
+                 and len(b.blockers[a]) < state.pressure(state.card(a))]
+        if not short:
+            return
+        with self.trace.simultaneous():
             for a in short:
                 for blocker in b.blockers.pop(a):
                     self.trace.emit("ceased_blocker", PASS_THROUGH_2, card=blocker)
@@ -363,6 +378,7 @@ class Procedure:
                 if state.card(blocker).zone != "battlefield":
                     bl.remove(blocker)
                     self.trace.emit("ceased_blocker", CEASE_BLOCKER, card=blocker)
+        self.lapse_blocks()  # a blocker that left may leave its attacker short of its pressure (PASS-THROUGH-2)
 
     # -- triggers -------------------------------------------------------------------------------------
     def resolve_all(self, pending: list[ab.Trigger], clause: str) -> None:

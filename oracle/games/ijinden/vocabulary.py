@@ -37,7 +37,9 @@ EVENTS = specs(
     EventSpec("became_blocker", ("card", "attacker"), "B3: a card becomes a blocker of an attacker", "card"),
     EventSpec("blocked", ("card",), "B3: an attacker is assigned blockers (ブロックされた状態)", "card"),
     EventSpec("chose_attacker", ("player", "card"), "C1a: the defending player chooses the next attacker", "card"),
-    EventSpec("unblocked", ("card",), "C1a: block pass-through: the attacker is no longer blocked", "card"),
+    EventSpec("unblocked", ("card",), "Block pass-through: the attacker is no longer blocked -- at C1a when its "
+              "blockers are all gone (PASS-THROUGH-1); in the moment of the change when they fall short of its "
+              "pressure (PASS-THROUGH-2), for good", "card"),
     EventSpec("ceased_attacker", ("card",), "A card stops being an attacker", "card"),
     EventSpec("ceased_blocker", ("card",), "A card stops being a blocker", "card"),
     EventSpec("ceased_ijin", ("card",), "A guardian stops being an Ijin (円形闘技場 gone, or not your turn)", "card"),
@@ -92,8 +94,9 @@ REASONS = {
     "illegal_cost": "the cost cannot be paid with the chosen card",
     "not_in_hand": "the card is not in the player's hand",
     "wrong_order": "the order does not name exactly the pending triggers",
-    "mandatory_trigger": "the ability is worded 発動する, not 発動できる: it cannot be declined (assumption "
-                         "ijinden:assume.mandatory-trigger)",
+    "mandatory_trigger": "the ability's condition does not say 発動できる: it cannot be declined (Q&A: 「発動しないことを"
+                         "選べる能力は、条件に「発動できる」と書かれています。」; ijinden:assume.mandatory-trigger). Not a 遺業: "
+                         "遺業 is 発動できる",
 }
 
 ZONES = ("battlefield", "hand", "deck", "graveyard")
@@ -153,7 +156,9 @@ ABILITIES = specs(
     AbilitySpec("undestroy", Mapping((Field("cost", OneOf(("guardian",))),)),
                 "破壊されたとき、自分の戦場のガーディアン1体を墓地に置いて発動できる。これを破壊されていない状態にする。",
                 "seed D3 (安倍晴明, 出雲の阿国)"),
-    AbilitySpec("legacy_draw", DRAW, "遺業 - 戦場から墓地に置かれたとき、N ドローする (synthetic effect)", "seed D5"),
+    AbilitySpec("legacy_draw", DRAW,
+                "遺業能力:(戦場から墓地に置かれたときに発動できる)N ドローする (千利休's 遺業: 1): optional, asked as "
+                "`activate {card}` or `decline card` when it resolves (D5)", "seed D5; 千利休's card text"),
     AbilitySpec("netherworld_unattack", NONE,
                 "冥府発動 (a マホウ guardian): when put into the graveyard from the battlefield, choose an attacker: "
                 "it is no longer an attacker (synthetic effect)", "seed C1 note, D2 note"),
@@ -169,9 +174,9 @@ ABILITIES = specs(
 
 ABILITIES.update(specs(
     AbilitySpec("legacy", GENERIC,
-                "遺業 - 戦場から墓地に置かれたとき (D5), mandatory (発動する): the effect on a target the filter allows "
-                "(any card on the battlefield: an attacker, a blocker of another attacker, ...); asked as `activate` "
-                "with its target, `decline` refused `mandatory_trigger`", "seed D5, C1 note"),
+                "遺業能力:(戦場から墓地に置かれたときに発動できる) (D5), optional: `activate` naming a target the filter "
+                "allows (any card on the battlefield: an attacker, a blocker of another attacker, ...) or `decline`; "
+                "with no legal target only `decline` is accepted", "seed D5, C1 note; 千利休's card text"),
     AbilitySpec("netherworld", GENERIC,
                 "冥府発動 (a マホウ guardian): 戦場から墓地に置かれたとき、…発動できる (D5), optional: the effect on a "
                 "target the filter allows", "seed C1 note"),
