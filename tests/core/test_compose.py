@@ -1,0 +1,95 @@
+"""The composed-ability grammars (oracle.core.compose): one triggered and one static grammar built from a
+game's parts, checked with located messages, read into frozen data with every default filled in."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracle.core.compose import (SUBJECT, THIS, AbilityRef, Effect, Target, When, parse_static, parse_triggered,
+                                 static_grammar, triggered_grammar, watched)
+from oracle.core.params import Context, Field, Int, Keyed, ListOf, Mapping, Nothing, OneOf, render
+
+FILTER = Mapping((Field("controller", OneOf(("you", "opponent", "any")), "any"),
+                  Field("role", OneOf(("attacker", "blocker")), None, "any role")))
+EFFECTS = Keyed("effect", "Toy", (("destroy", Nothing()), ("draw", Int(minimum=1)), ("power", Int())))
+TRIGGERED = triggered_grammar(events=("became_blocker", "destroyed"), effects=EFFECTS, filter=FILTER,
+                              cost=Mapping((Field("sleep", Int(minimum=0)),)))
+STATIC = static_grammar(affects=FILTER, grants=AbilityRef(),
+                        rules=Keyed("rule", "Toy", (("cannot_be_destroyed", Nothing()),), bare=True))
+CTX = Context("toy", {"double_pressure": Nothing(), "attack_plus": Int()})
+
+
+def problems(grammar, value):
+    return [(loc, msg) for loc, msg in grammar.check(value, ("triggered",), CTX)]
+
+
+GOOD = {"when": {"event": "became_blocker"}, "optional": True,
+        "targets": [{"name": "t", "filter": {"role": "attacker"}}],
+        "effects": [{"destroy": None, "on": "t"}, {"draw": 1}]}
+
+
+def test_a_composition_is_read_with_its_defaults():
+    assert problems(TRIGGERED, GOOD) == []
+    ab = parse_triggered(GOOD)
+    assert ab.name == "triggered" and ab.when == When("became_blocker", THIS, None) and ab.optional
+    assert ab.targets == (Target("t", {"role": "attacker"}, 1),) and ab.cost is None
+    assert ab.effects == (Effect("destroy", None, "t"), Effect("draw", 1, None))
+    assert ab.target("t").every is False and ab.target("x") is None
+
+
+@pytest.mark.parametrize("value, where, says", [
+    ({**GOOD, "when": {"event": "sleeps"}}, ("triggered", "when", "event"), "is not one of became_blocker | destroyed"),
+    ({**GOOD, "when": {"event": "destroyed", "watch": "mine"}}, ("triggered", "when", "watch"), "is not one of this"),
+    ({**GOOD, "effects": [{"mana_charge": 1}]}, ("triggered", "effects", 0), "'mana_charge' is not a Toy effect"),
+    ({**GOOD, "effects": [{"destroy": None, "on": "u"}]}, ("triggered", "effects", 0, "on"), "'u' names no target"),
+    ({**GOOD, "effects": []}, ("triggered", "effects"), "at least 1"),
+    ({**GOOD, "targets": [{"name": "this"}]}, ("triggered", "targets", 0, "name"), "reserved"),
+    ({**GOOD, "targets": [{"name": "t"}, {"name": "t"}]}, ("triggered", "targets", 1, "name"), "used twice"),
+    ({**GOOD, "targets": [{"name": "t", "count": 0}]}, ("triggered", "targets", 0, "count"), "expected"),
+    ({**GOOD, "cost": {"sleep": "any"}}, ("triggered", "cost", "sleep"), "expected int >= 0"),
+    ({**GOOD, "optional": "yes"}, ("triggered", "optional"), "expected bool"),
+    ({**GOOD, "trigger": {}}, ("triggered", "trigger"), "unknown field 'trigger'"),
+    ({k: v for k, v in GOOD.items() if k != "when"}, ("triggered",), "missing field 'when'"),
+])
+def test_every_part_is_checked_with_its_location(value, where, says):
+    found = problems(TRIGGERED, value)
+    assert any(loc == where and says in msg for loc, msg in found), found
+
+
+def test_every_card_the_filter_allows_and_the_subject():
+    value = {"when": {"event": "destroyed", "watch": "another_yours"},
+             "targets": [{"name": "all_attackers", "filter": {"role": "attacker"}, "count": "all"}],
+             "effects": [{"power": -1000, "on": "all_attackers"}, {"destroy": None, "on": SUBJECT}]}
+    assert problems(TRIGGERED, value) == []
+    ab = parse_triggered(value)
+    assert ab.targets[0].every and ab.when.watch == "another_yours"
+
+
+def test_a_static_ability():
+    value = {"affects": {"controller": "you"}, "grants": [{"attack_plus": 1000}], "rules": ["cannot_be_destroyed"]}
+    assert STATIC.check(value, ("static",), CTX) == []
+    st = parse_static(value)
+    assert st.affects == {"controller": "you"} and st.grants == (("attack_plus", 1000),)
+    assert st.rules == (("cannot_be_destroyed", None),) and st.name == "static"
+    assert parse_static({"grants": ["double_pressure"]}).affects == THIS
+    bad = STATIC.check({"grants": [{"attack_plus": "big"}]}, ("static",), CTX)
+    assert bad and bad[0][0] == ("static", "grants", 0, "attack_plus"), bad
+    nothing = STATIC.check({"affects": "this"}, ("static",), CTX)
+    assert nothing and "does nothing" in nothing[0][1]
+
+
+def test_the_grammar_renders_once_with_its_named_parts():
+    text = render(TRIGGERED)
+    assert text.startswith("{name?: name = triggered, when: {event: became_blocker | destroyed, watch?: ")
+    assert "; EFFECT = {destroy | draw: int >= 1 | power: int}" in text
+    assert render(ListOf(Int())) == "[int, ...]"
+
+
+@pytest.mark.parametrize("watch, about, ctl, expected", [
+    ("this", "c", "alice", True), ("this", "d", "alice", False),
+    ("another_yours", "c", "alice", False), ("another_yours", "d", "alice", True), ("another_yours", "d", "bob", False),
+    ("yours", "c", "alice", True), ("yours", "d", "bob", False),
+    ("opponents", "d", "bob", True), ("opponents", "d", "alice", False), ("any", "d", "bob", True),
+])
+def test_whose_card_a_trigger_watches(watch, about, ctl, expected):
+    assert watched(watch, "alice", "c", about, ctl) is expected
