@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from generators.grammar import context, values
+from oracle.generators.grammar import context, values
 from oracle import registry
 from oracle.core import compose
 
