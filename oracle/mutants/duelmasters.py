@@ -51,22 +51,22 @@ def _after_battle(*, tie_wins: bool = False, nonactive_first: bool = False) -> A
             triggers: list[Any] = []
             for me, other in ((a, b), (b, a)):
                 if me is winner or (tie_wins and winner is None):
-                    triggers += g["collect"]([me], "on_battle_win")
+                    triggers += g["triggers"](st, "wins_battle", me, others=False)
                 if me.has("slayer") and g["in_play"](st, other.id):
-                    triggers.append((me, "slayer", {"_slay": other.id}))
+                    triggers.append(g["slayer"](me, other))
             if not triggers:
                 return
             with st.trace.simultaneous():
-                for c, ability, _ in triggers:
-                    st.trace.emit("triggered", "duelmasters:C6", card=c.id, ability=ability, player=c.controller)
-            first = (lambda t: t[0].controller == st.active) if nonactive_first else \
-                (lambda t: t[0].controller != st.active)
-            for c, ability, effect in sorted(triggers, key=first):
-                st.trace.emit("resolved", "duelmasters:C7", card=c.id, ability=ability, player=c.controller)
-                if ability == "slayer":
-                    g["destroy"](st, [effect["_slay"]], "duelmasters:C7")
-                else:
-                    g["apply"](st, script, c, c.controller, effect, "duelmasters:C7")
+                for t in triggers:
+                    st.trace.emit("triggered", "duelmasters:C6", card=t.card.id, ability=t.ability,
+                                  player=t.card.controller)
+            first = (lambda t: t.card.controller == st.active) if nonactive_first else \
+                (lambda t: t.card.controller != st.active)
+            resolve = g["fire"].__globals__["resolve"]
+            for t in sorted(triggers, key=first):
+                st.trace.emit("resolved", "duelmasters:C7", card=t.card.id, ability=t.ability,
+                              player=t.card.controller)
+                resolve(st, script, t, "duelmasters:C7")
         return after_battle
     return make
 
@@ -83,7 +83,7 @@ def _unblocked(*, stop_when_gone: bool = False, immediate: bool = True, at_once:
             if immediate and st.ruleset in g["IMMEDIATE_DIRECT_ATTACK"] and not st.board.zone(defender, "shields"):
                 st.trace.emit("won", "duelmasters:CR104.2a", player=st.active)
                 raise GameOver(st.active)
-            g["fire"](st, script, g["collect"]([attacker], "on_unblocked"), "duelmasters:U1",
+            g["fire"](st, script, g["triggers"](st, "unblocked", attacker), "duelmasters:U1",
                       clause_of=lambda t: ("duelmasters:N6", "duelmasters:U1"))
             if not st.board.zone(defender, "shields"):
                 st.trace.emit("won", "duelmasters:U2", player=st.active)
@@ -128,8 +128,7 @@ def _attack(*, block_first: bool = False, gone_target_wins: bool = False) -> Any
             triggers = start in (None, "attack_triggers")
 
             def attack_triggers() -> None:
-                watchers = g["creatures"](st, defender)
-                g["fire"](st, script, g["collect"]([card], "on_attack") + g["collect"](watchers, "opponent_creature_attacks"),
+                g["fire"](st, script, g["triggers"](st, "attacks", card),
                           ("duelmasters:A2" if at_player else "duelmasters:C2"))
             if block_first:  # read: the defender decides the block before the attack triggers
                 blocker = g["block_step"](st, script, card, defender, ("duelmasters:A3" if at_player else "duelmasters:C3"))
@@ -171,7 +170,7 @@ def _unblocked_on_creature(original: Any) -> Any:
 
     def battle(st: Any, script: Any, a: Any, b: Any, *, won: str, lost: str) -> Any:
         if a.id == st.attacker and b.id == st.target:  # read: ※6's effects fire on any unblocked attack
-            g["fire"](st, script, g["collect"]([a], "on_unblocked"), "duelmasters:U1",
+            g["fire"](st, script, g["triggers"](st, "unblocked", a), "duelmasters:U1",
                       clause_of=lambda t: ("duelmasters:N6", "duelmasters:U1"))
         return original(st, script, a, b, won=won, lost=lost)
     return battle
@@ -181,8 +180,8 @@ def _blocker_trigger_first(original: Any) -> Any:
     g = original.__globals__
 
     def blocked(st: Any, script: Any, attacker: Any, blocker: Any) -> None:
-        g["fire"](st, script, g["collect"]([blocker], "on_block"), "duelmasters:N4")  # read: the blocker's first
-        g["fire"](st, script, g["collect"]([attacker], "on_attack_blocked"), "duelmasters:N3")
+        g["fire"](st, script, g["triggers"](st, "blocks", blocker), "duelmasters:N4")  # read: the blocker's first
+        g["fire"](st, script, g["triggers"](st, "attack_blocked", attacker), "duelmasters:N3")
         result = g["battle"](st, script, attacker, blocker, won="duelmasters:B3", lost="duelmasters:B3")
         g["after_battle"](st, script, result)
     return blocked
