@@ -14,6 +14,7 @@ from oracle.errors import CaseFileError
 from oracle.games.duelmasters import abilities, vocabulary
 from oracle.harness.request import make_request
 from oracle.loader import load_cards, load_suite
+from oracle.model import Case
 
 GAME = registry.get("duelmasters")
 
@@ -79,6 +80,15 @@ def test_named_abilities_play_exactly_as_their_compositions_on_every_golden_case
     assert rewritten >= 40
 
 
+def _play(players: dict, script: list):
+    """A small board played on the reference (seed ruleset)."""
+    case = Case.model_validate({
+        "id": "unit", "game": "duelmasters", "rulesets": ["dm-seed-crossgear-era"], "title": "unit",
+        "source": {"kind": "seed", "document": "dm-seed-002", "quote": "x"}, "rules": ["duelmasters:A1"],
+        "setup": {"active": "alice", "players": players}, "script": script, "expect": {"winner": None}})
+    return GAME.run(make_request(case, "dm-seed-crossgear-era"))
+
+
 POOL = """schema_version: 1
 game: duelmasters
 cards:
@@ -130,3 +140,22 @@ def test_the_built_in_compositions_read_as_written():
     t = parse_triggered(params)
     assert (t.name, t.when.event, t.when.watch, t.optional) == ("cip", "enters", "this", True)
     assert [(e.kind, e.on) for e in t.effects] == [("return_to_hand", "t")]
+
+
+def test_a_static_affects_only_what_its_filter_allows():
+    """「自分の他のクリーチャー」: an opposing creature destroyed goes to the graveyard, the static's own card too."""
+    reply = _play({"alice": {"battlefield": [{"id": "a", "card": "試験用バニラ", "power": 1000}]},
+                 "bob": {"battlefield": [{"id": "k", "card": "試作型味方手札送りテスター", "power": 1000, "tapped": True}]}},
+                [{"alice": {"attack": {"attacker": "a", "target": "k"}}}])
+    assert reply.final["cards"]["a"]["zone"] == "graveyard" and reply.final["cards"]["k"]["zone"] == "graveyard"
+
+
+def test_a_static_grants_nothing_yet_and_says_so(tmp_path):
+    cards = tmp_path / "duelmasters" / "cards.yaml"
+    cards.parent.mkdir()
+    cards.write_text(POOL.replace("triggered: {ability}", "static: {ability}").format(
+        ability="{grants: [blocker]}"), encoding="utf-8")
+    with pytest.raises(CaseFileError) as exc:
+        load_cards("duelmasters", extra=(cards,))
+    assert exc.value.field == "cards[0].abilities[0].static.grants[0]", str(exc.value)
+    assert "grants no ability yet" in exc.value.message

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple
 
 from ...core.board import Card
-from ...core.compose import SUBJECT, THIS, Triggered, When, parse_triggered, watched
+from ...core.compose import SUBJECT, THIS, Static, Triggered, When, parse_static, parse_triggered, watched
 from ...core.compose import Effect as Part
 from ...core.script import Decision, Refusal, Script
 from .clauses import CR316_3
@@ -180,11 +180,35 @@ def destroy(st: State, ids: list[str], clause: str) -> None:
     ids = [c for c in ids if in_play(st, c)]
     if not ids:
         return
+    to = {cid: destroyed_to(st, st.card(cid)) for cid in ids}   # the statics as they stand before the moment
     with st.trace.simultaneous():
         for cid in ids:
             st.trace.emit("destroyed", clause, card=cid)
-            leave(st, cid, "graveyard", clause)
+            leave(st, cid, to[cid], clause)
             sources_follow(st, cid, clause)
+
+
+def statics(st: State) -> list[tuple[Card, Static]]:
+    """The static abilities of the creatures in the battle zone, with their cards."""
+    return [(c, parse_static(p)) for pl in st.board.players for c in creatures(st, pl)
+            for name, p in c.abilities if name == "static"]
+
+
+def affected(st: State, source: Card, ab: Static, card: Card) -> bool:
+    """Whether ``card`` is among the creatures a static ability of ``source`` affects."""
+    if ab.affects == THIS:
+        return card.id == source.id
+    return card.id in {c.id for c in matching(st, source, source.controller, ab.affects, "any")}
+
+
+def destroyed_to(st: State, card: Card) -> str:
+    """Where a destroyed creature goes: its owner's graveyard, or where a static ``destroyed_to`` in the battle zone
+    that affects it puts it instead (「破壊される時、墓地に置くかわりに手札に戻す」; X-destroy-replacement)."""
+    for source, ab in statics(st):
+        for kind, param in ab.rules:
+            if kind == "destroyed_to" and affected(st, source, ab, card):
+                return str(param)
+    return "graveyard"
 
 
 def sources_follow(st: State, cid: str, clause: str, zone: str = "graveyard") -> None:

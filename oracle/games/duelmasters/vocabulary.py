@@ -7,8 +7,9 @@ Clause ids are those of ``cases/duelmasters/rules.yaml`` (seed ``002_5341a325e7a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ...core.compose import SUBJECT, THIS, triggered_grammar
+from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar
 from ...core.params import (
     AbilityName,
     Alternatives,
@@ -241,11 +242,12 @@ COMPOSED_EFFECTS = Keyed("effect", "Duel Masters", EFFECTS.parts + tuple((n, p) 
 
 @dataclass(frozen=True, slots=True)
 class Checked(Param):
-    """``inner``, then what only Duel Masters says of a composition: a player's event (``turn_ends``) watches
+    """``inner`` (``example``: its sample), then what only Duel Masters says of a composition: a player's event (``turn_ends``) watches
     whose turn it is (``yours``, ``opponents``, ``any``), not a card; ``on`` names the card(s) of an effect that
     acts on cards, and no other effect takes it; ``subject`` is a card only for a card's event."""
 
     inner: Param
+    example: Any = None
 
     def check(self, value, loc, ctx):
         if isinstance(value, dict) and isinstance(value.get("effects"), list):
@@ -255,7 +257,7 @@ class Checked(Param):
                     return [(at, f"{label(at)}: a key read as true: YAML reads a bare on as a boolean; write "
                                  f"\"on\": (quoted)")]
         out = self.inner.check(value, loc, ctx)
-        if out or not isinstance(value, dict):
+        if out or not isinstance(value, dict) or "when" not in value:
             return out
         event, watch = value["when"]["event"], value["when"].get("watch", THIS)
         player_event = event in PLAYER_EVENTS
@@ -282,13 +284,14 @@ class Checked(Param):
         return self.inner.fits(value)
 
     def sample(self, ctx):
-        return {"when": {"event": "attacks"}, "effects": [{"draw": 1}]}
+        return self.example
 
     def named(self):
         return self.inner.named()
 
 
-TRIGGERED = Checked(triggered_grammar(events=tuple(TRIGGER_EVENTS), effects=COMPOSED_EFFECTS, filter=TARGET_FILTER))
+TRIGGERED = Checked(triggered_grammar(events=tuple(TRIGGER_EVENTS), effects=COMPOSED_EFFECTS, filter=TARGET_FILTER),
+                    {"when": {"event": "attacks"}, "effects": [{"draw": 1}]})
 """The grammar of ``{triggered: {...}}`` (oracle.core.compose.triggered_grammar from the parts above)."""
 
 TRIGGERED_NOTES = ("events: " + "; ".join(f"{e}: {doc}" for e, (_, doc) in TRIGGER_EVENTS.items())
@@ -298,6 +301,40 @@ TRIGGERED_NOTES = ("events: " + "; ".join(f"{e}: {doc}" for e, (_, doc) in TRIGG
                      "`count` different ids; count: all takes every creature the filter allows, nothing asked); then "
                      "an optional one (してもよい) asks its controller `use` or `decline` naming its card "
                      "(X-optional-trigger); then its effects in order. Write \"on\" quoted in YAML")
+
+STATIC_RULES: dict[str, tuple[Param, str]] = {
+    "destroyed_to": (OneOf(("hand",)), "「破壊される時、墓地に置くかわりに手札に戻す」: an affected creature destroyed is "
+                                        "destroyed (`destroyed`) and put into its owner's hand instead of the graveyard, "
+                                        "in the destruction's moment (X-destroy-replacement)"),
+}
+"""The rule changes a Duel Masters static ability makes while its card is in the battle zone."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoGrant(Param):
+    """What a Duel Masters static ability grants: nothing yet (the engine reads a creature's abilities as printed or
+    added by the case; a grant would need every ability check to consult the statics in play)."""
+
+    def check(self, value, loc, ctx):
+        return [(loc, f"{label(loc)}: a Duel Masters static ability grants no ability yet; write rules")]
+
+    def grammar(self):
+        return "(none yet)"
+
+    def fits(self, value):
+        return True
+
+    def sample(self, ctx):
+        return None
+
+
+STATIC = Checked(static_grammar(affects=TARGET_FILTER, grants=NoGrant(),
+                                rules=Keyed("rule", "Duel Masters", tuple((n, p) for n, (p, _) in STATIC_RULES.items()))),
+                 {"rules": [{"destroyed_to": "hand"}]})
+"""The grammar of ``{static: {...}}`` (oracle.core.compose.static_grammar): the cards it affects (``this``, or a
+TARGET_FILTER read from its controller's side) and its rule changes, while its card is in the battle zone."""
+
+STATIC_NOTES = "rules: " + "; ".join(f"{n}: {doc}" for n, (_, doc) in STATIC_RULES.items())
 
 ABILITIES = specs(
     AbilitySpec("blocker", NONE, "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
@@ -341,6 +378,10 @@ ABILITIES = specs(
                 "(each with its TARGET_FILTER and count), effects in order; the named triggered abilities "
                 "(on_attack ...) are shorthand for such compositions (abilities.SHORTHAND)",
                 "issue 25; printed 「〜時、〜」 texts"),
+    AbilitySpec("static", Noted(STATIC, STATIC_NOTES),
+                "a static ability composed of parts (oracle.core.compose): while its card is in the battle zone, the "
+                "creatures it affects (this, or a TARGET_FILTER from its controller's side) follow its rule changes",
+                "issue 25; printed 「〜かわりに〜」 texts"),
     AbilitySpec("creature_wins_battle", _EFFECTS,
                 "'クリーチャーがバトルに勝った時' (any creature): an after-battle effect of each creature in the "
                 "battle zone when a battle has a winner (C6; none on a tie, ※5)", "seed C6, C7, ※5"),
