@@ -16,6 +16,7 @@ from .model import Mutant, Patch
 R = "oracle.games.duelmasters.procedure:"
 ST = "oracle.games.duelmasters.state:"
 LE = "oracle.games.duelmasters.legality:"
+AB = "oracle.games.duelmasters.abilities:"
 
 
 # -- battle (B3/B4/C4/C5, ※5) -----------------------------------------------------------------------
@@ -264,6 +265,27 @@ def _power_attacker_always(original: Any) -> Any:
     return power
 
 
+# -- composed abilities (issue 25): 「出た時」 and replacements ----------------------------------------------
+
+def _no_cip_from_s_trigger(original: Any) -> Any:
+    def enter(st: Any, cid: str, clause: str) -> None:
+        """The reference's entering, without the creature's triggers (read: a creature used as an Ｓ・トリガー is
+        not 'put into the battle zone' for its 「出た時」 abilities; only a summon is)."""
+        card = st.card(cid)
+        card.tapped = False
+        card.entered_this_turn = True
+        st.board.move(cid, "battlefield", clause)
+    return enter
+
+
+def _loser_always_to_graveyard(original: Any) -> Any:
+    def destroyed_to(st: Any, card: Any) -> str:
+        if st.attacker is not None:  # read: during an attack 「墓地に置かれます」 holds whatever a card says
+            return "graveyard"
+        return original(st, card)
+    return destroyed_to
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("dm-tie-destroys-attacker-only", "duelmasters", "duelmasters:B4",
            "パワーが同じ場合、両方「負け」となり",
@@ -331,4 +353,13 @@ MUTANTS: tuple[Mutant, ...] = (
            "お互いクリーチャーや呪文、クロスギアなどの効果によってプラスマイナスされた<font color=blue>パワー</font>を比較し",
            "パワーアタッカー's bonus counts also when the creature is not attacking (blocking, attacked)",
            (Patch(ST + "power", _power_attacker_always),)),
+    Mutant("dm-s-trigger-creature-no-cip", "duelmasters", "duelmasters:U6",
+           "Ｓ・トリガーを持つカードを相手が使用した場合、ここで効果が解決されます。",
+           "a creature put into the battle zone by its Ｓ・トリガー does not trigger its 「バトルゾーンに出た時」 abilities",
+           (Patch(AB + "enter", _no_cip_from_s_trigger),)),
+    Mutant("dm-replacement-ignored-during-attack", "duelmasters", "duelmasters:B3",
+           "パワーが小さいほうは「負け」となり、墓地に置かれます。",
+           "during an attack a destroyed creature goes to the graveyard even when a 「墓地に置くかわりに」 "
+           "replacement applies to it",
+           (Patch(AB + "destroyed_to", _loser_always_to_graveyard),)),
 )
