@@ -159,3 +159,14 @@ def test_a_static_grants_nothing_yet_and_says_so(tmp_path):
         load_cards("duelmasters", extra=(cards,))
     assert exc.value.field == "cards[0].abilities[0].static.grants[0]", str(exc.value)
     assert "grants no ability yet" in exc.value.message
+
+
+def test_collect_still_gives_a_named_ability_s_triggers():
+    pool = load_cards("duelmasters")
+    from oracle.core.board import card_from_setup
+
+    card = card_from_setup({"id": "f", "card": "フェアリー・キャンドル"}, "bob", "battlefield",
+                           pool["フェアリー・キャンドル"].model_dump(mode="json", exclude_none=True))
+    (t,) = abilities.collect([card], "on_block")
+    assert (t.card, t.ability, t.triggered.when.event, t.subject) == (card, "on_block", "blocks", "f")
+    assert abilities.collect([card], "on_attack") == []
