@@ -97,11 +97,14 @@ DECISIONS = specs(
     DecisionSpec("choose_shield", "card", "U2/U8: the attacking player chooses one shield of the attacked player"),
     DecisionSpec("use", "card (or {card: card, discard?: card})",
                  "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now; CR113.6 (current rules): declare it, in any "
-                 "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards"),
+                 "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards; an optional "
+                 "composed ability (してもよい) as it resolves: use it (naming its card)"),
     DecisionSpec("decline", "card (or {card: card})",
                  "U5/N7/CR113.6: do not use (declare) the Ｓ・トリガー or Ｓ・バック offered now; N2: do not tap the "
-                 "ダイナモ offered at the beginning of a battle"),
-    DecisionSpec("choose_target", "card", "The controller of a resolving effect chooses its target"),
+                 "ダイナモ offered at the beginning of a battle; an optional composed ability: decline it"),
+    DecisionSpec("choose_target", "card | [card, ...]",
+                 "The controller of a resolving effect chooses its target; a composed ability's target of N "
+                 "creatures (count: N) is one list of N different ids (fewer when fewer qualify)"),
     DecisionSpec("choose_card", "card or {take: card, bottom: [card, ...]}",
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
     DecisionSpec("discard", "card", "discard: the discarding player chooses a card of their hand to discard"),
