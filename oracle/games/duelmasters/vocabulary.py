@@ -239,8 +239,25 @@ OBJECT_EFFECTS: dict[str, tuple[Param, str]] = {
 """Effects that act on cards (``on: this | subject | <target>``; omitted: this); the other effects are the effect
 language's (EFFECTS), which act on no card named by ``on``."""
 
-COMPOSED_EFFECTS = Keyed("effect", "Duel Masters", EFFECTS.parts + tuple((n, p) for n, (p, _) in OBJECT_EFFECTS.items()),
-                         bare=True)
+@dataclass(frozen=True, slots=True)
+class ComposedEffects(Keyed):
+    """The effects a composition may do: the effect language's (``shared``: stated once on the vocabulary page, as
+    the params of ``spell``) and the effects on cards; checked as one table, rendered naming the shared part."""
+
+    shared: tuple[str, ...] = ()
+
+    def grammar(self):
+        own = " | ".join(n if not p.grammar() else f"{n}: {p.grammar()}" for n, p in self.parts
+                         if n not in self.shared)
+        return f"an effect of the effect language (the params of spell, above) | {own}"
+
+    def named(self):
+        return [n for name, p in self.parts if name not in self.shared for n in p.named()]
+
+
+COMPOSED_EFFECTS = ComposedEffects("effect", "Duel Masters",
+                                   EFFECTS.parts + tuple((n, p) for n, (p, _) in OBJECT_EFFECTS.items()), bare=True,
+                                   shared=tuple(n for n, _ in EFFECTS.parts))
 
 
 @dataclass(frozen=True, slots=True)
