@@ -29,7 +29,7 @@ def test_every_named_triggered_ability_is_shorthand_or_said_why_not():
 
 def _written(name: str, param) -> dict:
     """The composition a named ability is shorthand for, as a card file would write it."""
-    t = abilities.SHORTHAND[name](name, param)
+    t = abilities.SHORTHAND[name](param)
     return {"triggered": {"name": t.name, "when": {"event": t.when.event, "watch": t.when.watch},
                           "effects": [{e.kind: e.param} for e in t.effects]}}
 

@@ -1,5 +1,7 @@
-"""Duel Masters abilities and effects: which creatures' abilities trigger (:func:`collect`), how triggers
-resolve (:func:`fire`), and the effect language (:func:`apply`: what each effect does when it resolves)."""
+"""Duel Masters abilities and effects: triggered abilities as compositions (oracle.core.compose; the named ones
+are shorthand, :data:`SHORTHAND`), which of them an event triggers (:func:`triggers`), how triggers resolve
+(:func:`fire`, :func:`resolve`), static abilities (:func:`destroyed_to`), and the effect language (:func:`apply`:
+what each effect does when it resolves; :data:`OBJECT_EFFECTS`: the effects on the cards a composition names)."""
 
 from __future__ import annotations
 
@@ -27,27 +29,27 @@ def effect_items(effect: Any) -> list[tuple[str, Any]]:
 
 # -- triggers: compositions (oracle.core.compose) and the named abilities that are their shorthand ----------
 
-def _shorthand(event: str, watch: str = THIS) -> Callable[[str, Any], Triggered]:
+def _shorthand(name: str, event: str, watch: str = THIS) -> Callable[[Any], Triggered]:
     """A named triggered ability whose parameter is an effect of the effect language: the composition that
     watches ``event`` about the card ``watch`` allows, and does that effect (each item in order, on nothing named:
     each effect's own default, as the named ability always did)."""
-    def make(name: str, effect: Any) -> Triggered:
+    def make(effect: Any) -> Triggered:
         return Triggered(name=name, when=When(event, watch),
                          effects=tuple(Part(kind, param) for kind, param in effect_items(effect)))
     return make
 
 
-SHORTHAND: dict[str, Callable[[str, Any], Triggered]] = {
-    "on_attack": _shorthand("attacks"),
-    "on_attack_blocked": _shorthand("attack_blocked"),
-    "on_block": _shorthand("blocks"),
-    "on_unblocked": _shorthand("unblocked"),
-    "on_battle_win": _shorthand("wins_battle"),
-    "end_of_turn": _shorthand("turn_ends", "yours"),
-    "opponent_creature_attacks": _shorthand("attacks", "opponents"),
-    "creature_wins_battle": _shorthand("wins_battle", "any"),
-}
-"""Each named triggered ability as the composition it is shorthand for (``SHORTHAND[name](name, param)``); the
+SHORTHAND: dict[str, Callable[[Any], Triggered]] = {name: _shorthand(name, *when) for name, when in {
+    "on_attack": ("attacks",),
+    "on_attack_blocked": ("attack_blocked",),
+    "on_block": ("blocks",),
+    "on_unblocked": ("unblocked",),
+    "on_battle_win": ("wins_battle",),
+    "end_of_turn": ("turn_ends", "yours"),
+    "opponent_creature_attacks": ("attacks", "opponents"),
+    "creature_wins_battle": ("wins_battle", "any"),
+}.items()}
+"""Each named triggered ability as the composition it is shorthand for (``SHORTHAND[name](param)``); the
 trace names the ability by its shorthand name. Kept named, not shorthand: ``slayer`` (a keyword: it triggers
 after every battle of its creature and destroys the creature it battled, which no event's subject names --
 built by :func:`slayer` and resolved by the same interpreter), ``after_attack_destroy`` (※8: the attack's end
@@ -62,7 +64,7 @@ def compositions(card: Card) -> list[Triggered]:
         if name == "triggered":
             out.append(parse_triggered(param))
         elif name in SHORTHAND:
-            out.append(SHORTHAND[name](name, param))
+            out.append(SHORTHAND[name](param))
     return out
 
 
