@@ -16,6 +16,7 @@ from .model import Mutant, Patch
 R = "oracle.games.duelmasters.procedure:"
 ST = "oracle.games.duelmasters.state:"
 LE = "oracle.games.duelmasters.legality:"
+AB = "oracle.games.duelmasters.abilities:"
 
 
 # -- battle (B3/B4/C4/C5, ※5) -----------------------------------------------------------------------
@@ -51,22 +52,22 @@ def _after_battle(*, tie_wins: bool = False, nonactive_first: bool = False) -> A
             triggers: list[Any] = []
             for me, other in ((a, b), (b, a)):
                 if me is winner or (tie_wins and winner is None):
-                    triggers += g["collect"]([me], "on_battle_win")
+                    triggers += g["triggers"](st, "wins_battle", me, others=False)
                 if me.has("slayer") and g["in_play"](st, other.id):
-                    triggers.append((me, "slayer", {"_slay": other.id}))
+                    triggers.append(g["slayer"](me, other))
             if not triggers:
                 return
             with st.trace.simultaneous():
-                for c, ability, _ in triggers:
-                    st.trace.emit("triggered", "duelmasters:C6", card=c.id, ability=ability, player=c.controller)
-            first = (lambda t: t[0].controller == st.active) if nonactive_first else \
-                (lambda t: t[0].controller != st.active)
-            for c, ability, effect in sorted(triggers, key=first):
-                st.trace.emit("resolved", "duelmasters:C7", card=c.id, ability=ability, player=c.controller)
-                if ability == "slayer":
-                    g["destroy"](st, [effect["_slay"]], "duelmasters:C7")
-                else:
-                    g["apply"](st, script, c, c.controller, effect, "duelmasters:C7")
+                for t in triggers:
+                    st.trace.emit("triggered", "duelmasters:C6", card=t.card.id, ability=t.ability,
+                                  player=t.card.controller)
+            first = (lambda t: t.card.controller == st.active) if nonactive_first else \
+                (lambda t: t.card.controller != st.active)
+            resolve = g["fire"].__globals__["resolve"]
+            for t in sorted(triggers, key=first):
+                st.trace.emit("resolved", "duelmasters:C7", card=t.card.id, ability=t.ability,
+                              player=t.card.controller)
+                resolve(st, script, t, "duelmasters:C7")
         return after_battle
     return make
 
@@ -83,7 +84,7 @@ def _unblocked(*, stop_when_gone: bool = False, immediate: bool = True, at_once:
             if immediate and st.ruleset in g["IMMEDIATE_DIRECT_ATTACK"] and not st.board.zone(defender, "shields"):
                 st.trace.emit("won", "duelmasters:CR104.2a", player=st.active)
                 raise GameOver(st.active)
-            g["fire"](st, script, g["collect"]([attacker], "on_unblocked"), "duelmasters:U1",
+            g["fire"](st, script, g["triggers"](st, "unblocked", attacker), "duelmasters:U1",
                       clause_of=lambda t: ("duelmasters:N6", "duelmasters:U1"))
             if not st.board.zone(defender, "shields"):
                 st.trace.emit("won", "duelmasters:U2", player=st.active)
@@ -128,8 +129,7 @@ def _attack(*, block_first: bool = False, gone_target_wins: bool = False) -> Any
             triggers = start in (None, "attack_triggers")
 
             def attack_triggers() -> None:
-                watchers = g["creatures"](st, defender)
-                g["fire"](st, script, g["collect"]([card], "on_attack") + g["collect"](watchers, "opponent_creature_attacks"),
+                g["fire"](st, script, g["triggers"](st, "attacks", card),
                           ("duelmasters:A2" if at_player else "duelmasters:C2"))
             if block_first:  # read: the defender decides the block before the attack triggers
                 blocker = g["block_step"](st, script, card, defender, ("duelmasters:A3" if at_player else "duelmasters:C3"))
@@ -171,7 +171,7 @@ def _unblocked_on_creature(original: Any) -> Any:
 
     def battle(st: Any, script: Any, a: Any, b: Any, *, won: str, lost: str) -> Any:
         if a.id == st.attacker and b.id == st.target:  # read: ※6's effects fire on any unblocked attack
-            g["fire"](st, script, g["collect"]([a], "on_unblocked"), "duelmasters:U1",
+            g["fire"](st, script, g["triggers"](st, "unblocked", a), "duelmasters:U1",
                       clause_of=lambda t: ("duelmasters:N6", "duelmasters:U1"))
         return original(st, script, a, b, won=won, lost=lost)
     return battle
@@ -181,8 +181,8 @@ def _blocker_trigger_first(original: Any) -> Any:
     g = original.__globals__
 
     def blocked(st: Any, script: Any, attacker: Any, blocker: Any) -> None:
-        g["fire"](st, script, g["collect"]([blocker], "on_block"), "duelmasters:N4")  # read: the blocker's first
-        g["fire"](st, script, g["collect"]([attacker], "on_attack_blocked"), "duelmasters:N3")
+        g["fire"](st, script, g["triggers"](st, "blocks", blocker), "duelmasters:N4")  # read: the blocker's first
+        g["fire"](st, script, g["triggers"](st, "attack_blocked", attacker), "duelmasters:N3")
         result = g["battle"](st, script, attacker, blocker, won="duelmasters:B3", lost="duelmasters:B3")
         g["after_battle"](st, script, result)
     return blocked
@@ -265,6 +265,27 @@ def _power_attacker_always(original: Any) -> Any:
     return power
 
 
+# -- composed abilities (issue 25): 「出た時」 and replacements ----------------------------------------------
+
+def _no_cip_from_s_trigger(original: Any) -> Any:
+    def enter(st: Any, cid: str, clause: str) -> None:
+        """The reference's entering, without the creature's triggers (read: a creature used as an Ｓ・トリガー is
+        not 'put into the battle zone' for its 「出た時」 abilities; only a summon is)."""
+        card = st.card(cid)
+        card.tapped = False
+        card.entered_this_turn = True
+        st.board.move(cid, "battlefield", clause)
+    return enter
+
+
+def _loser_always_to_graveyard(original: Any) -> Any:
+    def destroyed_to(st: Any, card: Any) -> str:
+        if st.attacker is not None:  # read: during an attack 「墓地に置かれます」 holds whatever a card says
+            return "graveyard"
+        return original(st, card)
+    return destroyed_to
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("dm-tie-destroys-attacker-only", "duelmasters", "duelmasters:B4",
            "パワーが同じ場合、両方「負け」となり",
@@ -332,4 +353,13 @@ MUTANTS: tuple[Mutant, ...] = (
            "お互いクリーチャーや呪文、クロスギアなどの効果によってプラスマイナスされた<font color=blue>パワー</font>を比較し",
            "パワーアタッカー's bonus counts also when the creature is not attacking (blocking, attacked)",
            (Patch(ST + "power", _power_attacker_always),)),
+    Mutant("dm-s-trigger-creature-no-cip", "duelmasters", "duelmasters:U6",
+           "Ｓ・トリガーを持つカードを相手が使用した場合、ここで効果が解決されます。",
+           "a creature put into the battle zone by its Ｓ・トリガー does not trigger its 「バトルゾーンに出た時」 abilities",
+           (Patch(AB + "enter", _no_cip_from_s_trigger),)),
+    Mutant("dm-replacement-ignored-during-attack", "duelmasters", "duelmasters:B3",
+           "パワーが小さいほうは「負け」となり、墓地に置かれます。",
+           "during an attack a destroyed creature goes to the graveyard even when a 「墓地に置くかわりに」 "
+           "replacement applies to it",
+           (Patch(AB + "destroyed_to", _loser_always_to_graveyard),)),
 )

@@ -10,9 +10,10 @@ Candidates per kind (finite; the validators keep the legal ones):
   two or more of them (CR507.1a: chosen at once, used in that order); ``no_block``, ``end_turn``: their one form.
 - ``choose_shield``: every shield of every player (U2).
 - ``use`` / ``decline``: every card in the deciding player's hand, shields or battle zone (ダイナモ is
-  declined at the beginning of a battle, N2); ``use`` also with each
+  declined at the beginning of a battle, N2), and the card of an optional trigger wherever it is; ``use`` also with each
   card of that player's shields as the Ｓ・バック discard (CR113.6).
-- ``choose_target``: every card on the battlefield.
+- ``choose_target``: every card on the battlefield; for a composed target of ``n`` creatures, every set of ``n``
+  of them (a list).
 - ``discard``: every card in the deciding player's hand.
 - ``choose_card``: every card of the looked-at ones to take, the rest to the bottom in every order.
 """
@@ -109,7 +110,9 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
             for cid in shields:
                 yield kind, cid
         elif kind in ("use", "decline"):
-            for cid in [*board.zone(player, "hand"), *board.zone(player, "shields"), *mine]:
+            offered = _closed(point, "offered") or []  # an optional trigger's card, wherever it is now
+            for cid in dict.fromkeys([*board.zone(player, "hand"), *board.zone(player, "shields"), *mine,
+                                      *(o for o in offered if isinstance(o, str))]):
                 yield kind, cid
                 if kind == "use":
                     for discard in board.zone(player, "shields"):
@@ -117,6 +120,10 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind == "choose_target":
             for cid in field:
                 yield kind, cid
+            n = _closed(point, "n")                 # a composed target of several creatures: one list of n ids
+            if isinstance(n, int) and n > 1:
+                for ids in itertools.combinations(field, n):
+                    yield kind, list(ids)
         elif kind == "discard":
             for cid in board.zone(player, "hand"):
                 yield kind, cid
@@ -125,6 +132,14 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
             for take in seen:
                 for bottom in itertools.permutations([c for c in seen if c != take]):
                     yield kind, {"take": take, "bottom": list(bottom)}
+
+
+def _closed(point: DecisionPoint, name: str) -> Any:
+    """A variable of the point's validator, or None when it has none."""
+    try:
+        return closure(point, name)
+    except LookupError:
+        return None
 
 
 def key(kind: str, parsed: Any) -> Hashable:

@@ -15,7 +15,7 @@ from ...core.board import Card
 from ...core.game import run_procedure
 from ...core.script import Decision, GameOver, Refusal, Script
 from ...model import CaseReply, CaseRequest
-from .abilities import Trigger, apply, collect, destroy, enter, fire, tap
+from .abilities import Trigger, apply, destroy, enter, fire, flush, slayer, tap, triggers
 from .clauses import (
     A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR113_6, CR113_6A, CR507_1A, E1, N1, N2,
     N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
@@ -152,6 +152,7 @@ def tap_ability(st: State, script: Script, card: Card, ability: str, exception: 
         st.trace.emit("used", clause, card=card.id, ability=ability, player=player)
     for effect in card.params(ability):
         apply(st, script, card, player, effect, clause)
+    flush(st, script, clause)
 
 
 # -- attacks ------------------------------------------------------------------------------------
@@ -166,9 +167,7 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
             tap(st, card.id, declare)
             st.trace.emit("attacked", declare, card=card.id, target=target)
     if start in (None, "attack_triggers"):
-        watchers = creatures(st, defender)
-        fire(st, script, collect([card], "on_attack") + collect(watchers, "opponent_creature_attacks"),
-             A2 if at_player else C2)
+        fire(st, script, triggers(st, "attacks", card), A2 if at_player else C2)
     blocker = block_step(st, script, card, defender, A3 if at_player else C3)
     if blocker is not None:
         blocked(st, script, card, blocker)
@@ -258,9 +257,8 @@ def use_blockers(st: State, chosen: list[Card], attacker: Card, clause: str) -> 
 
 def blocked(st: State, script: Script, attacker: Card, blocker: Card) -> None:
     """B1 (※3) then B2 (※4), both triggered at the block; then the battle (B3/B4) and after-battle effects."""
-    triggers = collect([attacker], "on_attack_blocked") + collect([blocker], "on_block")
-    fire(st, script, triggers, B1,
-         clause_of=lambda t: (N3, B1) if t[1] == "on_attack_blocked" else (N4, B2))
+    fire(st, script, triggers(st, "attack_blocked", attacker) + triggers(st, "blocks", blocker), B1,
+         clause_of=lambda t: (N3, B1) if t.triggered.when.event == "attack_blocked" else (N4, B2))
     result = battle(st, script, attacker, blocker, won=B3, lost=B3)
     after_battle(st, script, result)
 
@@ -325,26 +323,15 @@ def after_battle(st: State, script: Script, result) -> None:
     if result is None:
         return
     winner, a, b = result
-    triggers: list[Trigger] = []
+    pending: list[Trigger] = []
     for me, other in ((a, b), (b, a)):
         if me is winner:
-            triggers += collect([me], "on_battle_win")
+            pending += triggers(st, "wins_battle", me, others=False)
         if me.has("slayer"):
-            triggers.append((me, "slayer", {"_slay": other.id}))
+            pending.append(slayer(me, other))
     if winner is not None:       # 「クリーチャーがバトルに勝った時」 of any creature in the battle zone
-        watching = [c for p in st.board.players for c in creatures(st, p)]
-        triggers += collect(watching, "creature_wins_battle")
-    if not triggers:
-        return
-    with st.trace.simultaneous():
-        for c, ability, _ in triggers:
-            st.trace.emit("triggered", C6, card=c.id, ability=ability, player=c.controller)
-    for c, ability, effect in sorted(triggers, key=lambda t: t[0].controller != st.active):
-        st.trace.emit("resolved", C7, card=c.id, ability=ability, player=c.controller)
-        if ability == "slayer":
-            destroy(st, [effect["_slay"]], C7)
-        else:
-            apply(st, script, c, c.controller, effect, C7)
+        pending += triggers(st, "wins_battle", winner, own=False)
+    fire(st, script, pending, C6, clause_of=lambda t: (C6, C7))
 
 
 def unblocked(st: State, script: Script, attacker: Card, defender: str) -> None:
@@ -353,8 +340,7 @@ def unblocked(st: State, script: Script, attacker: Card, defender: str) -> None:
     if st.ruleset in IMMEDIATE_DIRECT_ATTACK and not st.board.zone(defender, "shields"):
         st.trace.emit("won", CR104_2A, player=st.active)   # CR104.2a: 即座に, before the U1 effects
         raise GameOver(st.active)
-    fire(st, script, collect([attacker], "on_unblocked"), U1,
-         clause_of=lambda t: (N6, U1))
+    fire(st, script, triggers(st, "unblocked", attacker), U1, clause_of=lambda t: (N6, U1))
     shields = st.board.zone(defender, "shields")
     if not shields:
         st.trace.emit("won", U2, player=st.active)   # X-direct-attack: no shield to break: the attack wins
@@ -525,11 +511,12 @@ def resolve_card(st: State, script: Script, card: Card, player: str, clause: str
         st.board.move(card.id, "graveyard", clause)
     else:
         enter(st, card.id, clause)
+    flush(st, script, clause)
 
 
 # -- end of turn --------------------------------------------------------------------------------
 
 def end_turn(st: State, script: Script) -> None:
     """E1: '自分のターンが終わる時' effects of the active player's creatures, then the turn ends."""
-    fire(st, script, collect(creatures(st, st.active), "end_of_turn"), E1)
+    fire(st, script, triggers(st, "turn_ends", None, player=st.active), E1)
     st.trace.emit("turn_ended", E1, player=st.active)

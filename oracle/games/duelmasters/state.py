@@ -28,6 +28,9 @@ class State:
     pumps: dict[str, int] = field(default_factory=dict)
     battle_pumps: dict[str, int] = field(default_factory=dict)
     """Power changes until the end of the battle (そのバトルの間): cleared when the battle (or the attack) ends."""
+    waiting: list[Any] = field(default_factory=list)
+    """Triggers of creatures put into the battle zone (``enters``), waiting until what put them there has resolved
+    (abilities.flush)."""
 
     def card(self, cid: str) -> Card:
         return self.board.cards[cid]

@@ -6,6 +6,10 @@ Clause ids are those of ``cases/duelmasters/rules.yaml`` (seed ``002_5341a325e7a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar
 from ...core.params import (
     AbilityName,
     Alternatives,
@@ -20,6 +24,7 @@ from ...core.params import (
     Omittable,
     OneOf,
     Param,
+    label,
 )
 from ...core.vocabulary import (
     CORE_EVENTS,
@@ -92,11 +97,14 @@ DECISIONS = specs(
     DecisionSpec("choose_shield", "card", "U2/U8: the attacking player chooses one shield of the attacked player"),
     DecisionSpec("use", "card (or {card: card, discard?: card})",
                  "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now; CR113.6 (current rules): declare it, in any "
-                 "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards"),
+                 "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards; an optional "
+                 "composed ability (してもよい) as it resolves: use it (naming its card)"),
     DecisionSpec("decline", "card (or {card: card})",
                  "U5/N7/CR113.6: do not use (declare) the Ｓ・トリガー or Ｓ・バック offered now; N2: do not tap the "
-                 "ダイナモ offered at the beginning of a battle"),
-    DecisionSpec("choose_target", "card", "The controller of a resolving effect chooses its target"),
+                 "ダイナモ offered at the beginning of a battle; an optional composed ability: decline it"),
+    DecisionSpec("choose_target", "card | [card, ...]",
+                 "The controller of a resolving effect chooses its target; a composed ability's target of N "
+                 "creatures (count: N) is one list of N different ids (fewer when fewer qualify)"),
     DecisionSpec("choose_card", "card or {take: card, bottom: [card, ...]}",
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
     DecisionSpec("discard", "card", "discard: the discarding player chooses a card of their hand to discard"),
@@ -189,6 +197,165 @@ EFFECT_NOTES = ("what a FILTER omits is the effect's default: controller opponen
 
 _EFFECTS = Noted(EFFECTS, EFFECT_NOTES)
 
+# -- composed abilities (oracle.core.compose; issue 25) -------------------------------------------------------
+
+TRIGGER_EVENTS: dict[str, tuple[str, str]] = {
+    "attacks": ("card", "A2/C2: a creature attacks (「攻撃する時」): with the attack triggers, after the declaration"),
+    "attack_blocked": ("card", "B1 (※3): a creature attacks and is blocked (「攻撃してブロックされた時」): at the block"),
+    "blocks": ("card", "B2 (※4): a creature blocks (「ブロックした時」): at the block, after the attacker's"),
+    "unblocked": ("card", "U1 (※6): a creature attacks a player and is not blocked (「相手プレイヤーを攻撃してブロック"
+                          "されなかった時」): before the first shield is chosen"),
+    "wins_battle": ("card", "C6 (※5): a creature wins a battle (「バトルに勝った時」): after the battle, none on a tie; "
+                            "resolves at C7"),
+    "turn_ends": ("player", "E1: a player's turn ends (「ターンが終わる時」): before `turn_ended`; watch yours = "
+                            "「自分のターンが終わる時」, opponents = 「相手のターンが終わる時」"),
+    "enters": ("card", "a creature is put into the battle zone (「バトルゾーンに出た時」, cip): by an Ｓ・トリガー "
+                       "(U6), an Ｓ・バック (N7) or an effect (summon_self); it resolves as soon as the card, or the "
+                       "effect, that put the creature there has resolved (U6: 「ここで効果が解決されます」; "
+                       "X-cip-timing)"),
+}
+"""The events a triggered ability watches: what the event is about (a card, or the player whose turn ends), and
+when its triggers resolve (the procedure's step)."""
+
+PLAYER_EVENTS = tuple(e for e, (about, _) in TRIGGER_EVENTS.items() if about == "player")
+
+TARGET_FILTER = Named("TARGET_FILTER", Mapping((
+    Field("controller", OneOf(("you", "opponent", "any")), "any"),
+    Field("has", AbilityName(), None, "any"),
+    Field("max_power", AMOUNT, None, "any"),
+    Field("other", Bool(), False),
+    Field("tapped", Bool(), None, "either"),
+)))
+"""The creatures a composed target may be (abilities.matching): in the battle zone, never an evolution source."""
+
+OBJECT_EFFECTS: dict[str, tuple[Param, str]] = {
+    "destroy": (NONE, "破壊する: the creature is destroyed"),
+    "tap": (NONE, "タップする: the creature is tapped (an untapped one)"),
+    "untap": (NONE, "アンタップする: the creature is untapped (a tapped one)"),
+    "power": (AMOUNT, "パワーを+N/-N する (this turn): the creature's power changes until the end of the turn"),
+    "return_to_hand": (NONE, "持ち主の手札に戻す: the creature is returned to its owner's hand (its evolution "
+                             "sources go with it)"),
+}
+"""Effects that act on cards (``on: this | subject | <target>``; omitted: this); the other effects are the effect
+language's (EFFECTS), which act on no card named by ``on``."""
+
+@dataclass(frozen=True, slots=True)
+class ComposedEffects(Keyed):
+    """The effects a composition may do: the effect language's (``shared``: stated once on the vocabulary page, as
+    the params of ``spell``) and the effects on cards; checked as one table, rendered naming the shared part."""
+
+    shared: tuple[str, ...] = ()
+
+    def grammar(self):
+        own = " | ".join(n if not p.grammar() else f"{n}: {p.grammar()}" for n, p in self.parts
+                         if n not in self.shared)
+        return f"an effect of the effect language (the params of spell, above) | {own}"
+
+    def named(self):
+        return [n for name, p in self.parts if name not in self.shared for n in p.named()]
+
+
+COMPOSED_EFFECTS = ComposedEffects("effect", "Duel Masters",
+                                   EFFECTS.parts + tuple((n, p) for n, (p, _) in OBJECT_EFFECTS.items()), bare=True,
+                                   shared=tuple(n for n, _ in EFFECTS.parts))
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(Param):
+    """``inner`` (``example``: its sample), then what only Duel Masters says of a composition: a player's event (``turn_ends``) watches
+    whose turn it is (``yours``, ``opponents``, ``any``), not a card; ``on`` names the card(s) of an effect that
+    acts on cards, and no other effect takes it; ``subject`` is a card only for a card's event."""
+
+    inner: Param
+    example: Any = None
+
+    def check(self, value, loc, ctx):
+        if isinstance(value, dict) and isinstance(value.get("effects"), list):
+            for i, e in enumerate(value["effects"]):
+                if isinstance(e, dict) and True in e:
+                    at = loc + ("effects", i)
+                    return [(at, f"{label(at)}: a key read as true: YAML reads a bare on as a boolean; write "
+                                 f"\"on\": (quoted)")]
+        out = self.inner.check(value, loc, ctx)
+        if out or not isinstance(value, dict) or "when" not in value:
+            return out
+        event, watch = value["when"]["event"], value["when"].get("watch", THIS)
+        player_event = event in PLAYER_EVENTS
+        if player_event and watch in (THIS, "another_yours"):
+            at = loc + ("when", "watch")
+            out.append((at, f"{label(at)}: {event} is about a player's turn, not a card; watch yours, opponents "
+                            f"or any (got {watch})"))
+        for i, e in enumerate(value["effects"]):
+            kinds = [k for k in e if k != "on"]
+            if "on" not in e:
+                continue
+            at = loc + ("effects", i, "on")
+            if any(k not in OBJECT_EFFECTS for k in kinds):
+                out.append((at, f"{label(at)}: {', '.join(k for k in kinds if k not in OBJECT_EFFECTS)} acts on no "
+                                f"card named by on (it has its own); on is for {' | '.join(OBJECT_EFFECTS)}"))
+            elif player_event and e["on"] == SUBJECT:
+                out.append((at, f"{label(at)}: {event} is about a player, so there is no subject card"))
+        return out
+
+    def grammar(self):
+        return self.inner.grammar()
+
+    def fits(self, value):
+        return self.inner.fits(value)
+
+    def sample(self, ctx):
+        return self.example
+
+    def named(self):
+        return self.inner.named()
+
+
+TRIGGERED = Checked(triggered_grammar(events=tuple(TRIGGER_EVENTS), effects=COMPOSED_EFFECTS, filter=TARGET_FILTER),
+                    {"when": {"event": "attacks"}, "effects": [{"draw": 1}]})
+"""The grammar of ``{triggered: {...}}`` (oracle.core.compose.triggered_grammar from the parts above)."""
+
+TRIGGERED_NOTES = ("events: " + "; ".join(f"{e}: {doc}" for e, (_, doc) in TRIGGER_EVENTS.items())
+                   + ". Effects acting on cards (on: this | subject | <target name>; omitted: this): "
+                   + "; ".join(f"{n}: {doc}" for n, (_, doc) in OBJECT_EFFECTS.items())
+                   + ". As it resolves: each target is chosen in order (`choose_target`: one id, or a list of "
+                     "`count` different ids; count: all takes every creature the filter allows, nothing asked); then "
+                     "an optional one (してもよい) asks its controller `use` or `decline` naming its card "
+                     "(X-optional-trigger); then its effects in order. Write \"on\" quoted in YAML")
+
+STATIC_RULES: dict[str, tuple[Param, str]] = {
+    "destroyed_to": (OneOf(("hand",)), "「破壊される時、墓地に置くかわりに手札に戻す」: an affected creature destroyed is "
+                                        "destroyed (`destroyed`) and put into its owner's hand instead of the graveyard, "
+                                        "in the destruction's moment (X-destroy-replacement)"),
+}
+"""The rule changes a Duel Masters static ability makes while its card is in the battle zone."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoGrant(Param):
+    """What a Duel Masters static ability grants: nothing yet (the engine reads a creature's abilities as printed or
+    added by the case; a grant would need every ability check to consult the statics in play)."""
+
+    def check(self, value, loc, ctx):
+        return [(loc, f"{label(loc)}: a Duel Masters static ability grants no ability yet; write rules")]
+
+    def grammar(self):
+        return "(none yet)"
+
+    def fits(self, value):
+        return True
+
+    def sample(self, ctx):
+        return None
+
+
+STATIC = Checked(static_grammar(affects=TARGET_FILTER, grants=NoGrant(),
+                                rules=Keyed("rule", "Duel Masters", tuple((n, p) for n, (p, _) in STATIC_RULES.items()))),
+                 {"rules": [{"destroyed_to": "hand"}]})
+"""The grammar of ``{static: {...}}`` (oracle.core.compose.static_grammar): the cards it affects (``this``, or a
+TARGET_FILTER read from its controller's side) and its rule changes, while its card is in the battle zone."""
+
+STATIC_NOTES = "rules: " + "; ".join(f"{n}: {doc}" for n, (_, doc) in STATIC_RULES.items())
+
 ABILITIES = specs(
     AbilitySpec("blocker", NONE, "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
     AbilitySpec("cannot_attack", NONE, "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
@@ -226,6 +393,15 @@ ABILITIES = specs(
     AbilitySpec("opponent_creature_attacks", _EFFECTS,
                 "'相手のクリーチャーが攻撃する時': triggers with the attacker's attack triggers (A2/C2), its "
                 "controller's resolving after the active player's (C7 generalised)", "seed A2, C7"),
+    AbilitySpec("triggered", Noted(TRIGGERED, TRIGGERED_NOTES),
+                "a triggered ability composed of parts (oracle.core.compose): when {event, watch}, optional, targets "
+                "(each with its TARGET_FILTER and count), effects in order; the named triggered abilities "
+                "(on_attack ...) are shorthand for such compositions (abilities.SHORTHAND)",
+                "issue 25; printed 「〜時、〜」 texts"),
+    AbilitySpec("static", Noted(STATIC, STATIC_NOTES),
+                "a static ability composed of parts (oracle.core.compose): while its card is in the battle zone, the "
+                "creatures it affects (this, or a TARGET_FILTER from its controller's side) follow its rule changes",
+                "issue 25; printed 「〜かわりに〜」 texts"),
     AbilitySpec("creature_wins_battle", _EFFECTS,
                 "'クリーチャーがバトルに勝った時' (any creature): an after-battle effect of each creature in the "
                 "battle zone when a battle has a winner (C6; none on a tie, ※5)", "seed C6, C7, ※5"),
