@@ -35,7 +35,10 @@ def _values(g: P.Param, ctx: P.Context, depth: int) -> st.SearchStrategy[Any]:
     if isinstance(g, P.OneOf):
         return st.sampled_from(g.values)
     if isinstance(g, P.ListOf):
-        return st.lists(_values(g.item, ctx, depth), min_size=g.min_items, max_size=max(g.min_items, 3))
+        item = _values(g.item, ctx, depth)
+        if item.is_empty:  # a list whose items the game accepts none of yet: only the empty list
+            return st.just([]) if g.min_items == 0 else st.nothing()
+        return st.lists(item, min_size=g.min_items, max_size=max(g.min_items, 3))
     if isinstance(g, P.Mapping):
         return _mapping(g, ctx, depth)
     if isinstance(g, P.Alternatives):
@@ -55,11 +58,15 @@ def _values(g: P.Param, ctx: P.Context, depth: int) -> st.SearchStrategy[Any]:
         return st.sampled_from([w for w in ("t", "u", "v", "first", "second") if w not in g.reserved])
     if isinstance(g, compose.EffectItem):
         on = st.sampled_from([None, compose.THIS, compose.SUBJECT])
-        return st.tuples(_keyed(g.effects, ctx, depth), on).map(
-            lambda pair: pair[0] if pair[1] is None else {**pair[0], "on": pair[1]})
+        effect = _keyed(g.effects, ctx, depth).map(lambda e: {e: None} if isinstance(e, str) else e)
+        return st.tuples(effect, on).map(lambda pair: pair[0] if pair[1] is None else {**pair[0], "on": pair[1]})
     if isinstance(g, compose.AbilityRef):
         return _ability(ctx, depth)
-    raise TypeError(f"no strategy for the grammar {type(g).__name__} ({g.grammar()})")
+    inner = getattr(g, "inner", None)
+    if isinstance(inner, P.Param):  # a game's wrapper that checks more of a value (its cross-field rules)
+        return _values(inner, ctx, depth)
+    sample = g.sample(ctx)  # a game's own grammar part: the one value it gives, or nothing it accepts
+    return st.just(sample) if not g.check(sample, (), ctx) else st.nothing()
 
 
 def _mapping(g: P.Mapping, ctx: P.Context, depth: int) -> st.SearchStrategy[dict[str, Any]]:
