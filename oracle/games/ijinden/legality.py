@@ -8,8 +8,10 @@ Candidates per kind (finite; the validators keep the legal ones):
   attacker (B1), as ``{attacker: [blockers]}`` sets.
 - ``choose_attacker``: every card on the battlefield (C1a: 「アタッカー1体を選ぶ」).
 - ``activate``: ``{card}``, ``{card, target}``, ``{card, cost}`` for every card as the source and every
-  battlefield card as the target or cost (no Ijinden trigger takes both: a decision naming both is
-  accepted with the unused one ignored, and is not listed apart); ``decline``: every card.
+  battlefield card as the target or cost (a decision naming one it does not use is accepted with the unused
+  one ignored, and is not listed apart: its key is what the ability took); ``decline``: every card. A composed
+  ability with several targets, or one choosing several cards, is asked ``{card, targets: {name: ...}}``: those
+  forms are not enumerated here (issue 25; none of the golden cases' legality counts has one).
 - ``order_triggers``: every order of the pending triggers of that player.
 - ``discard``: every card in that player's hand (航海).
 - ``end_turn``: its one form.
@@ -71,7 +73,7 @@ def key(kind: str, parsed: Any) -> Hashable:
     if kind == "order_triggers":
         return tuple(t.card for t in parsed)
     if kind == "activate":
-        return parsed.get("card"), parsed.get("target"), parsed.get("cost")
+        return parsed.get("card"), freeze(parsed.get("targets") or {}), parsed.get("cost")
     if kind == "declare_attackers":
         return frozenset(parsed)
     if kind == "declare_blockers":
