@@ -15,7 +15,7 @@ A card file writes one as ``{triggered: {...}}`` or ``{static: {...}}``; a game'
         when: {event: became_blocker, watch: this}  # watch: this | another_yours | yours | opponents | any
         optional: true                            # 発動できる / "may"; default false (発動する)
         targets: [{name: t, filter: {role: attacker}}]
-        effects: [{unattack: null, on: t}, {destroy: null, on: this}]
+        effects: [{unattack: null, "on": t}, {destroy: null, "on": this}]   # "on" quoted: YAML reads on as true
 """
 
 from __future__ import annotations
@@ -133,6 +133,9 @@ class EffectItem(Param):
     def check(self, value, loc, ctx):
         if not isinstance(value, dict):
             return self.expected(value, loc)
+        if True in value:  # PyYAML's safe loader (YAML 1.1) reads an unquoted on: key as the boolean true
+            return [(loc + ("on",), f"{label(loc + ('on',))}: write \"on\": quoted -- YAML reads an unquoted on as "
+                                    f"the boolean true")]
         rest = {k: v for k, v in value.items() if k != "on"}
         out: list[Problem] = []
         if "on" in value and not isinstance(value["on"], str):

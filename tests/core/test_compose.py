@@ -109,3 +109,15 @@ def test_a_game_adds_its_own_checks_and_an_example():
     example = Example(grammar, {"when": {"event": "destroyed"}, "effects": [{"destroy": None, "on": THIS}]})
     assert problems(example, example.sample(CTX)) == [] and problems(grammar, grammar.sample(CTX))
     assert render(example) == render(grammar)
+
+
+def test_an_unquoted_on_key_read_by_yaml_as_true_is_refused_with_its_location():
+    """PyYAML's safe loader reads an unquoted ``on:`` key as the boolean True (YAML 1.1): refused where it is, saying
+    to quote it (read silently, it would reach an engine as the JSON key "true")."""
+    import yaml
+
+    value = yaml.safe_load("{when: {event: destroyed}, targets: [{name: t}], effects: [{destroy: null, on: t}]}")
+    found = problems(TRIGGERED, value)
+    assert found and found[0][0] == ("triggered", "effects", 0, "on") and '"on"' in found[0][1], found
+    quoted = yaml.safe_load('{when: {event: destroyed}, targets: [{name: t}], effects: [{destroy: null, "on": t}]}')
+    assert problems(TRIGGERED, quoted) == []
