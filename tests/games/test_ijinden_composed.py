@@ -160,7 +160,7 @@ def test_a_trigger_watching_another_card_of_yours():
                         [{"alice": {"declare_attackers": ["a"]}}, {"bob": {"declare_blockers": {"a": ["b", "m1"]}}},
                          {"bob": {"choose_attacker": "a"}}])
     assert [e for k, e in trace if k == "triggered"] == [{"card": "m1", "ability": "mourn", "player": "bob"}]
-    assert len(final["players"]["bob"]["hand"]) == 1 and ("destroyed", {"card": "m1"}) not in trace
+    assert len(final["players"]["bob"]["hand"]) == 1 and ("destroyed", {"card": "m1"}) in trace
 
 
 def test_a_mandatory_composition_with_a_target_refuses_decline():
