@@ -66,8 +66,10 @@ DECISIONS = specs(
     DecisionSpec("declare_blockers", "{attacker: [blocker, ...], ...} (may be empty: {})",
                  "B1: the defending player assigns blockers to attackers, each blocker to one attacker"),
     DecisionSpec("choose_attacker", "card", "C1a: the defending player chooses the next attacker to resolve"),
-    DecisionSpec("activate", "{card: source, target: card?, cost: card?}",
-                 "Use an optional triggered ability (発動できる) of `card` with its target and cost"),
+    DecisionSpec("activate", "{card: source, target: card?, targets: {name: card | [card, ...]}?, cost: card?}",
+                 "Use a triggered ability of `card` (optional: 発動できる; or mandatory, to name its targets) with its "
+                 "targets and cost: `target` when it has one target choosing one card, else `targets` by the "
+                 "composition's target names"),
     DecisionSpec("decline", "card", "Do not use an optional triggered ability of `card`"),
     DecisionSpec("order_triggers", "[card, ...]",
                  "The order in which a player's simultaneous triggers resolve (first first)"),
@@ -86,7 +88,7 @@ REASONS = {
     "attacker_not_ijin": "A1: only an Ijin can become an attacker (a guardian only while it is an Ijin)",
     "attacker_not_yours": "A1: attackers are the attacking player's own Ijin",
     "attacker_twice": "A1: the same card is listed twice",
-    "blocker_sleeping": "B1: a sleeping Ijin or guardian cannot be a blocker",
+    "blocker_sleeping": "B1: a sleeping Ijin or guardian cannot be a blocker (unless it has ウォッチャー, `watcher`)",
     "blocker_not_defenders": "B1: blockers are the defending player's Ijin or guardians",
     "blocker_not_ijin_or_guardian": "B1: only an Ijin or a guardian can block",
     "blocker_assigned_twice": "B1: each blocker is assigned to one attacker",
