@@ -186,3 +186,17 @@ def test_every_named_triggered_ability_is_a_composition(name):
     made = abilities.composition(name, None)
     assert isinstance(made, Triggered) and made.name == name and made.effects
     assert made.optional is (name in abilities.OPTIONAL | abilities.GENERIC_OPTIONAL)
+
+
+def test_the_legality_api_lists_every_choice_of_several_targets():
+    """Two targets (one of bob's two Ijin, alice's one attacker): 2 activates and the decline (発動できる)."""
+    from oracle.core import legality as L
+
+    setup = {"active": "alice", "players": {"alice": {"battlefield": [c("a", power=3000)]},
+                                            "bob": {"battlefield": [c("d", "duel"), c("o")]}}}
+    req = {"game": "ijinden", "ruleset": "r", "setup": setup, "cards": {"v": card("v"), "duel": card("duel", TWO_SIDES)},
+           "script": [{"alice": {"declare_attackers": ["a"]}}, {"bob": {"declare_blockers": {"a": ["d"]}}}]}
+    p = L.legal_decisions(req, 2)
+    assert (p.player, p.kinds) == ("bob", ("activate", "decline"))
+    acts = sorted(o.args["targets"]["mine"] for o in p.legal if o.kind == "activate")
+    assert acts == ["d", "o"] and [o.args for o in p.legal if o.kind == "decline"] == ["d"]
