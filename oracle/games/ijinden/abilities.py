@@ -167,8 +167,8 @@ def _in_range(n: int, spec: Any) -> bool:
 
 
 def _trigger(card: Any, name: str, params: Any, event: str, player: str, subject: str | None) -> Trigger | None:
-    if name != "triggered" and name not in SHORTHAND:
-        return None
+    if name != "triggered" and name not in TRIGGERS[event]:
+        return None  # a keyword, a static, or a named ability of another event (read off SHORTHAND once)
     comp = composition(name, params)
     if comp is None or comp.when.event != event:
         return None
