@@ -39,6 +39,8 @@ BAD = [
      "'t' names no target of this ability"),
     ("{triggered: {when: {event: destroyed}, effects: [{destroy: null, on: this}]}}", ".triggered.effects[0].on",
      'write "on": quoted'),
+    ("{triggered: {when: {event: attacked}, effects: [{draw: 1}]}}", ".triggered.when.watch",
+     "`attacked` is about a player"),
     ('{triggered: {when: {event: destroyed, condition: {attackers: {min: 3}}}, effects: [{draw: 1}]}}',
      ".triggered.when.condition", "only `attacked` has a condition"),
     ('{triggered: {when: {event: destroyed}, cost: {put_into_graveyard: {types: [guardian]}}, '

@@ -180,8 +180,8 @@ PLAYER_EFFECTS = ("draw", "discard")
 
 def _composed_checks(value, loc, ctx):
     """What the core grammar cannot know: a card effect needs a card (``on``, or the one target); a player
-    effect takes no ``on``; an event condition only on ``attacked``; a cost only on an optional ability
-    (「…を墓地に置いて発動できる」)."""
+    effect takes no ``on``; ``attacked`` is watched for a player (yours, opponents, any); an event condition only on
+    ``attacked``; a cost only on an optional ability (「…を墓地に置いて発動できる」)."""
     out = []
     targets = value.get("targets") or []
     for i, e in enumerate(value.get("effects") or []):
@@ -196,6 +196,10 @@ def _composed_checks(value, loc, ctx):
             out.append((where, f"{label(where)}: which card? write `on: this | subject | <target name>` "
                                f"(left out only when the ability has exactly one target)"))
     when = value.get("when") or {}
+    if isinstance(when, dict) and when.get("event") == "attacked" and when.get("watch", "this") in ("this",
+                                                                                                     "another_yours"):
+        out.append((loc + ("when", "watch"), f"{label(loc + ('when', 'watch'))}: `attacked` is about a player (アタック"
+                                             f"した): watch yours, opponents or any"))
     if isinstance(when, dict) and when.get("condition") is not None and when.get("event") != "attacked":
         out.append((loc + ("when", "condition"), f"{label(loc + ('when', 'condition'))}: only "
                                                  f"`attacked` has a condition (how many attacked)"))
