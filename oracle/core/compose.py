@@ -15,13 +15,13 @@ A card file writes one as ``{triggered: {...}}`` or ``{static: {...}}``; a game'
         when: {event: became_blocker, watch: this}  # watch: this | another_yours | yours | opponents | any
         optional: true                            # 発動できる / "may"; default false (発動する)
         targets: [{name: t, filter: {role: attacker}}]
-        effects: [{unattack: null, on: t}, {destroy: null, on: this}]
+        effects: [{unattack: null, "on": t}, {destroy: null, "on": this}]   # "on" quoted: YAML reads on as true
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .params import (Alternatives, Bool, Context, Field, Int, Keyed, ListOf, Loc, Mapping, Named, OneOf, Param,
                      Problem, label, shown)
@@ -133,6 +133,9 @@ class EffectItem(Param):
     def check(self, value, loc, ctx):
         if not isinstance(value, dict):
             return self.expected(value, loc)
+        if True in value:  # PyYAML's safe loader (YAML 1.1) reads an unquoted on: key as the boolean true
+            return [(loc + ("on",), f"{label(loc + ('on',))}: write \"on\": quoted -- YAML reads an unquoted on as "
+                                    f"the boolean true")]
         rest = {k: v for k, v in value.items() if k != "on"}
         out: list[Problem] = []
         if "on" in value and not isinstance(value["on"], str):
@@ -179,6 +182,30 @@ class AbilityRef(Param):
         return next((n for n, p in ctx.abilities.items() if not p.check(None, (), ctx)), "")
 
 
+@dataclass(frozen=True, slots=True)
+class Example(Param):
+    """``inner`` with ``example`` as its sample: a composition's grammar whose own sample (its required fields'
+    samples) a game's checks refuse -- e.g. an effect that must name its card, a static that grants nothing."""
+
+    inner: Param
+    example: Any
+
+    def check(self, value, loc, ctx):
+        return self.inner.check(value, loc, ctx)
+
+    def grammar(self):
+        return self.inner.grammar()
+
+    def fits(self, value):
+        return self.inner.fits(value)
+
+    def sample(self, ctx):
+        return self.example
+
+    def named(self):
+        return self.inner.named()
+
+
 def _names_known(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
     """Every effect's ``on`` names ``this``, ``subject`` or a declared target; target names are distinct."""
     out: list[Problem] = []
@@ -197,8 +224,10 @@ def _names_known(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
 
 def triggered_grammar(*, events: tuple[str, ...], effects: Keyed, filter: Param, condition: Param | None = None,
                       event_condition: Param | None = None, cost: Param | None = None,
-                      watches: tuple[str, ...] = WATCHES) -> Param:
-    """The grammar of ``{triggered: {...}}`` from a game's parts (each stated once in its vocabulary)."""
+                      watches: tuple[str, ...] = WATCHES,
+                      also: Callable[[dict, Loc, Context], list[Problem]] | None = None) -> Param:
+    """The grammar of ``{triggered: {...}}`` from a game's parts (each stated once in its vocabulary); ``also``:
+    the game's own checks of a whole composition (what its parts cannot see alone), run after the core's."""
     when = Mapping(tuple(f for f in (
         Field("event", OneOf(events)),
         Field("watch", OneOf(watches), THIS),
@@ -216,7 +245,13 @@ def triggered_grammar(*, events: tuple[str, ...], effects: Keyed, filter: Param,
     if cost is not None:
         fields.append(Field("cost", cost, None, "none"))
     fields += [Field("targets", ListOf(target), [], "none"), Field("effects", ListOf(EffectItem(effects), 1))]
-    return Mapping(tuple(fields), also=_names_known)
+    if also is None:
+        return Mapping(tuple(fields), also=_names_known)
+
+    def both(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
+        return _names_known(value, loc, ctx) + also(value, loc, ctx)
+
+    return Mapping(tuple(fields), also=both)
 
 
 def static_grammar(*, affects: Param, grants: Param, rules: Keyed | None = None,

@@ -265,6 +265,27 @@ def _guardian_printed_power(original: Any) -> Any:
     return battle_power
 
 
+# -- ウォッチャー (issue 25) -------------------------------------------------------------------------------------
+
+def _watcher_ignored(original: Any) -> Any:
+    def has(self: Any, card: Any, ability: str) -> bool:
+        return ability != "watcher" and original(self, card, ability)  # read: B1's 寝ている… admits no exception
+    return has
+
+
+def _watcher_lost_ends_block(original: Any) -> Any:
+    def lapse_blocks(self: Any) -> None:
+        original(self)
+        state, b = self.state, self.state.battle
+        if b is None or not b.b3_done:
+            return
+        for blockers in b.blockers.values():  # read: a sleeping blocker must keep ウォッチャー to stay one
+            for x in [x for x in blockers if state.card(x).tapped and not state.has(state.card(x), "watcher")]:
+                blockers.remove(x)
+                self.trace.emit("ceased_blocker", "ijinden:CEASE-BLOCKER", card=x)
+    return lapse_blocks
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("ijinden-tie-destroys-attacker-only", "ijinden", "ijinden:D1",
            "異なる場合は大きい方が勝ちで小さい方が負け、同じ場合はどちらも負けになる。",
@@ -354,4 +375,14 @@ MUTANTS: tuple[Mutant, ...] = (
            "自分のターンの間、自分の戦場のガーディアンは「即応」を持つパワー3000のイジンでもある。（戦場に置かれたターンでもアタッカーになれる）",
            "円形闘技場's guardians are Ijin of power 3000 but without 即応: one placed this turn cannot attack",
            (Patch(S + "own_abilities", _no_arena_sokuou),)),
+    Mutant("ijinden-watcher-ignored", "ijinden", "ijinden:B1",
+           "寝ている状態のイジンやガーディアンは選べない。",
+           "ウォッチャー is not read as an exception to B1: a sleeping Ijin with it is refused blocker_sleeping (the "
+           "official column: 寝ていてもブロッカーになれる)",
+           (Patch(S + "has", _watcher_ignored),)),
+    Mutant("ijinden-watcher-lost-ends-block", "ijinden", "ijinden:B1",
+           "寝ている状態のイジンやガーディアンは選べない。",
+           "a sleeping blocker that loses ウォッチャー after B1 (its grant's condition fails) stops being a blocker, "
+           "though the column says it stays one (「ウォッチャー」ではなくなりますがブロッカーのままバトル解決を進行します)",
+           (Patch(R + "lapse_blocks", _watcher_lost_ends_block),)),
 )

@@ -18,7 +18,9 @@ def _ijinden(board: BlockBoard, decl: Declaration) -> bool:
     defender = next(p for p in board.players if p != board.active)
     for blocker, _attacker in decl:
         card = board.card(blocker)
-        if card.controller != defender or card.kind not in ("ijin", "guardian") or card.tapped:
+        # ウォッチャー (イジンデン コラム 第12廻): 寝ていてもブロッカーになれる
+        if card.controller != defender or card.kind not in ("ijin", "guardian") or (
+                card.tapped and "watcher" not in card.keywords):
             return False
     # B1 / TRIPLE-PRESSURE: pressure N needs N or more blockers (or none)
     per_attacker = Counter(a for _, a in decl)

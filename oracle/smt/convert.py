@@ -5,7 +5,8 @@ overrides them) in the games' vocabulary, never a game module. A case whose boar
 not describe gives ``None`` with the reason (:func:`board_of_case` returns ``(board, why)``):
 its first decision is not the attack; it starts elsewhere than the attack (Magic: not in combat); an
 attacker or an attack target the models have no kind for (a planeswalker, a guardian that attacks
-through 円形闘技場).
+through 円形闘技場); an Ijinden board with a ``static`` ability (issue 25: a grant by condition, such as
+ウォッチャー while a graveyard is small, is not modelled).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..model import Case, CardSetup
 from .block_board import Attack, BlockBoard, BlockCard
 
 PRESSURE = {"double_pressure": 2, "triple_pressure": 3}
-KEYWORDS = {"duelmasters": {"blocker"}, "mtg": {"flying", "reach", "menace"}, "ijinden": set()}
+KEYWORDS = {"duelmasters": {"blocker"}, "mtg": {"flying", "reach", "menace"}, "ijinden": {"watcher"}}
 
 
 def _abilities(refs: list[Any]) -> dict[str, Any]:
@@ -28,6 +29,11 @@ def _abilities(refs: list[Any]) -> dict[str, Any]:
         else:
             out.update(r)
     return out
+
+
+def _has_static(case: Case, cs: CardSetup) -> bool:
+    definition = load_cards(case.game)[cs.card]
+    return "static" in _abilities(list(definition.abilities) + list(cs.abilities))
 
 
 def _kind(game: str, types: list[str]) -> str | None:
@@ -81,6 +87,8 @@ def board_of_case(case: Case) -> tuple[BlockBoard | None, str]:
     for player, ps in case.setup.players.items():
         content = ps.zones.get("battlefield", [])
         for cs in content if isinstance(content, list) else []:
+            if case.game == "ijinden" and _has_static(case, cs):
+                return None, f"{cs.id} has a static ability (what it grants by condition is not modelled)"
             card = _card(case, player, cs)
             if card is not None:
                 cards.append(card)

@@ -35,6 +35,8 @@ class CardView:
     flying: z3.BoolRef
     reach: z3.BoolRef
     menace: z3.BoolRef
+    watcher: z3.BoolRef | None = None
+    """Ijinden ウォッチャー: may block while sleeping (None: no card has it)."""
 
 
 @dataclass
@@ -82,7 +84,8 @@ def concrete(board: BlockBoard, prefix: str = "") -> View:
         return CardView(c.id, z3.IntVal(index[c.controller]), z3.IntVal(KINDS[c.kind]), z3.BoolVal(c.tapped),
                         z3.IntVal(c.power), z3.IntVal(c.pressure),
                         z3.IntVal(index[c.protector] if c.protector else -1),
-                        *(z3.BoolVal(k in c.keywords) for k in ("blocker", "flying", "reach", "menace")))
+                        *(z3.BoolVal(k in c.keywords) for k in ("blocker", "flying", "reach", "menace")),
+                        z3.BoolVal("watcher" in c.keywords))
 
     targets = [z3.IntVal(index[a.target] if a.target in index else len(board.players) + cand_ids.index(a.target))
                for a in board.attacks]
@@ -112,6 +115,8 @@ def _ijinden(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
         c = v.candidates[j]
         # B1: 起きているイジンまたはガーディアン of the defender
         awake = z3.BoolVal(True) if "sleeping-blocks" in misread else z3.Not(c.tapped)
+        if c.watcher is not None:  # ウォッチャー (イジンデン コラム 第12廻): 寝ていてもブロッカーになれる
+            awake = z3.Or(awake, c.watcher)
         out.append(z3.Implies(x, z3.And(c.controller == defender, z3.Or(c.kind == IJIN, c.kind == GUARDIAN),
                                         awake)))
     for i, a in enumerate(v.attackers):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.core.compose import (SUBJECT, THIS, AbilityRef, Effect, Target, When, parse_static, parse_triggered,
-                                 static_grammar, triggered_grammar, watched)
+from oracle.core.compose import (SUBJECT, THIS, AbilityRef, Effect, Example, Target, When, parse_static,
+                                 parse_triggered, static_grammar, triggered_grammar, watched)
 from oracle.core.params import Context, Field, Int, Keyed, ListOf, Mapping, Nothing, OneOf, render
 
 FILTER = Mapping((Field("controller", OneOf(("you", "opponent", "any")), "any"),
@@ -93,3 +93,31 @@ def test_the_grammar_renders_once_with_its_named_parts():
 ])
 def test_whose_card_a_trigger_watches(watch, about, ctl, expected):
     assert watched(watch, "alice", "c", about, ctl) is expected
+
+
+def test_a_game_adds_its_own_checks_and_an_example():
+    """``also``: a game's checks of the whole composition, after the core's (located like them); ``Example``: the
+    grammar unchanged, with a sample the game's checks accept."""
+
+    def needs_a_card(value, loc, ctx):
+        return [(loc + ("effects", i), "which card?") for i, e in enumerate(value["effects"])
+                if "destroy" in e and "on" not in e]
+
+    grammar = triggered_grammar(events=("destroyed",), effects=EFFECTS, filter=FILTER, also=needs_a_card)
+    value = {"when": {"event": "destroyed"}, "effects": [{"draw": 1}, {"destroy": None}]}
+    assert problems(grammar, value) == [(("triggered", "effects", 1), "which card?")]
+    example = Example(grammar, {"when": {"event": "destroyed"}, "effects": [{"destroy": None, "on": THIS}]})
+    assert problems(example, example.sample(CTX)) == [] and problems(grammar, grammar.sample(CTX))
+    assert render(example) == render(grammar)
+
+
+def test_an_unquoted_on_key_read_by_yaml_as_true_is_refused_with_its_location():
+    """PyYAML's safe loader reads an unquoted ``on:`` key as the boolean True (YAML 1.1): refused where it is, saying
+    to quote it (read silently, it would reach an engine as the JSON key "true")."""
+    import yaml
+
+    value = yaml.safe_load("{when: {event: destroyed}, targets: [{name: t}], effects: [{destroy: null, on: t}]}")
+    found = problems(TRIGGERED, value)
+    assert found and found[0][0] == ("triggered", "effects", 0, "on") and '"on"' in found[0][1], found
+    quoted = yaml.safe_load('{when: {event: destroyed}, targets: [{name: t}], effects: [{destroy: null, "on": t}]}')
+    assert problems(TRIGGERED, quoted) == []

@@ -417,8 +417,13 @@ def test_end_turn_ends_the_case_and_no_decision_may_follow():
 
 
 def test_the_trigger_table_and_the_effect_table_cover_the_same_abilities_of_the_vocabulary():
+    """Every named triggered ability is shorthand for a composition (issue 25): the trigger table is read off the
+    shorthand table, every ability is in the vocabulary, and every effect a shorthand uses is in the effect table
+    and in the vocabulary's composed effects."""
     from oracle.games.ijinden import abilities, vocabulary
 
     triggered = {a for names in abilities.TRIGGERS.values() for a in names}
     assert triggered <= set(vocabulary.ABILITIES)
-    assert triggered == set(abilities.EFFECTS) | abilities.GENERIC
+    assert triggered == set(abilities.SHORTHAND)
+    kinds = {e.kind for n in abilities.SHORTHAND for e in abilities.composition(n, None).effects} - {"none"}
+    assert kinds <= set(abilities.EFFECTS) and set(abilities.EFFECTS) - {"none"} == set(dict(vocabulary.COMPOSED_EFFECT.parts))

@@ -153,11 +153,12 @@ def test_cli_list(capsys):
 
 
 def test_cli_survivor_exits_1_and_writes_the_matrix(tmp_path, capsys):
-    """A suite without the case that catches it: the mutant survives, exit 1, the matrix says weak."""
+    """A suite without the case that catches it: the mutant survives, exit 1, the matrix says weak. (No property:
+    since issue 25 the fuzz, drawing from the richer card pool, finds this mutant by itself.)"""
     only = paths.cases_dir() / "ijinden" / "refusals.yaml"
     out = tmp_path / "kill.json"
     code = _cli("mutants", "--mutant", "ijinden-arena-loss-keeps-attacker", "--cases", str(only),
-                "--results", str(out))
+                "--results", str(out), "--properties", "none")
     text = capsys.readouterr().out
     assert code == 1 and "SURVIVED" in text and "killed 0/1" in text
     data = json.loads(out.read_text(encoding="utf-8"))

@@ -1,14 +1,21 @@
-"""Ijinden triggered abilities: which event triggers what, and what each does when it resolves."""
+"""Ijinden triggered abilities: which event triggers what, and what each does when it resolves.
+
+Every triggered ability is a composition (:mod:`oracle.core.compose`, issue 25): a card writes ``{triggered:
+{...}}``, and each named one (``voyage_draw``, ``undestroy``, ``legacy`` ...) is shorthand for one
+(:data:`SHORTHAND`). One interpreter (:func:`interpret`) resolves them all: the decision (``activate`` /
+``decline``, targets and cost), the condition, the cost, ``resolved``, then the effects in order
+(:data:`EFFECTS`); traces name an ability by its shorthand name (or the composition's ``name``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
+from ...core.compose import SUBJECT, THIS, Effect, Target, Triggered, When, parse_triggered, watched
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
 from .state import State
-from .vocabulary import ANY_CARD
+from .vocabulary import ANY_CARD, PLAYER_EFFECTS
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
             "block_unattack", "block_destroy", "legacy_draw"}
@@ -28,7 +35,9 @@ class Trigger:
     params: Any
     player: str
     subject: str | None = None
-    """The card the event was about (the lone attacker)."""
+    """The card the event was about (the lone attacker for ``attacked``)."""
+    composed: Triggered | None = None
+    """A ``triggered`` ability's composition (a named one's is :data:`SHORTHAND`'s, built as it resolves)."""
 
 
 class Steps(Protocol):
@@ -54,140 +63,341 @@ class Steps(Protocol):
     def resolve_all(self, pending: list[Trigger], clause: str) -> None: ...
 
 
-# -- which events trigger what ----------------------------------------------------------------
+GENERIC = {"legacy", "netherworld", "when_blocked"}
+"""Abilities whose params name one effect and (optionally) its target filter: ``{effect: {kind: param},
+target?: self | {types, controller, role, sleeping}}`` (the vocabulary's ``GENERIC``, checked when loaded; no
+target: any card on the battlefield): shorthand for a composition with that one target and effect.
+冥府発動 and 遺業 are worded 発動できる (optional: ``activate`` or ``decline``); ブロックされたとき (the synthetic
+cards' 「ブロックされたとき、…」, no 発動できる) is mandatory: with a target it is still asked for its target
+(``activate``), and ``decline`` is refused ``mandatory_trigger`` (ijinden:assume.mandatory-trigger: the Q&A
+「発動しないことを選べる能力は、条件に「発動できる」と書かれています。」)."""
+
+GENERIC_OPTIONAL = {"netherworld", "legacy"}
+"""The generic abilities worded 発動できる: 冥府発動, and 遺業 (「遺業能力:（戦場から墓地に置かれたときに発動できる）」)."""
+
+
+# -- named abilities as shorthand ---------------------------------------------------------------------------
+
+ATTACKER = {"role": "attacker"}
+ANY = ANY_CARD
+
+
+def _optional(name: str) -> bool:
+    """Read as the ability resolves (a mutant may change the tables meanwhile)."""
+    return name in OPTIONAL or name in GENERIC_OPTIONAL
+
+
+def _draw_n(params: Any) -> int:
+    return int(params or 1)
+
+
+def _generic(event: str) -> Callable[[str, Any], Triggered]:
+    """遺業 / 冥府発動 / ブロックされたとき ``{effect, target?}``: its one effect on its one target (``self``: on this)."""
+
+    def make(name: str, params: Any) -> Triggered:
+        params = params or {}
+        (kind, param), = dict(params.get("effect") or {"none": None}).items()
+        spec = params.get("target", ANY_CARD)
+        if spec == "self":
+            return Triggered(name, When(event), _optional(name), effects=(Effect(kind, param, THIS),))
+        return Triggered(name, When(event), _optional(name), targets=(Target("target", spec),),
+                         effects=(Effect(kind, param, "target"),))
+    return make
+
+
+SHORTHAND: dict[str, Callable[[str, Any], Triggered]] = {
+    "voyage_draw": lambda n, p: Triggered(n, When("became_attacker"), effects=(Effect("draw", _draw_n(p)),)),
+    "voyage_draw_discard": lambda n, p: Triggered(n, When("became_attacker"), effects=(
+        Effect("draw", int((p or {}).get("draw", 1))), Effect("discard", int((p or {}).get("discard", 1))))),
+    "lone_attack_double_pressure": lambda n, p: Triggered(
+        n, When("attacked", "yours", {"attackers": {"max": 1}}), effects=(Effect("gain", "double_pressure", SUBJECT),)),
+    "three_attackers_destroy": lambda n, p: Triggered(
+        n, When("attacked", "opponents", {"attackers": {"min": 3}}), _optional(n), targets=(Target("t", ATTACKER),),
+        effects=(Effect("unattack", None, "t"), Effect("destroy", None, THIS))),
+    "block_draw": lambda n, p: Triggered(n, When("became_blocker"), effects=(Effect("draw", _draw_n(p)),)),
+    "block_unattack": lambda n, p: Triggered(n, When("became_blocker"), _optional(n), targets=(Target("t", ATTACKER),),
+                                             effects=(Effect("unattack", None, "t"),)),
+    "block_destroy": lambda n, p: Triggered(n, When("became_blocker"), _optional(n), targets=(Target("t", ANY),),
+                                            effects=(Effect("destroy", None, "t"),)),
+    "undestroy": lambda n, p: Triggered(n, When("destroyed"), _optional(n), condition={"destroyed": True},
+                                        cost={"put_into_graveyard": {"types": ["guardian"]}},
+                                        effects=(Effect("undestroy", None, THIS),)),
+    "legacy_draw": lambda n, p: Triggered(n, When("put_into_graveyard"), _optional(n),
+                                          effects=(Effect("draw", _draw_n(p)),)),
+    "netherworld_unattack": lambda n, p: Triggered(n, When("put_into_graveyard"), _optional(n),
+                                                   targets=(Target("t", ATTACKER),), effects=(Effect("unattack", None, "t"),)),
+    "netherworld_destroy": lambda n, p: Triggered(n, When("put_into_graveyard"), _optional(n),
+                                                  targets=(Target("t", ATTACKER),), effects=(Effect("destroy", None, "t"),)),
+    "legacy": _generic("put_into_graveyard"),
+    "netherworld": _generic("put_into_graveyard"),
+    "when_blocked": _generic("blocked"),
+}
+"""Each named triggered ability as the composition it is short for (called with the ability's name and params).
+Every one is expressed: none is kept named. 足利義満's ``grant_voyage`` and ``grant_by_power`` are statics (the
+ability they grant is one of these), the keywords (attack+, block+, pressure, 即応, ウォッチャー) stay keywords."""
 
 TRIGGERS: dict[str, tuple[str, ...]] = {
-    "became_attacker": ("voyage_draw", "voyage_draw_discard"),
-    "attacked": ("lone_attack_double_pressure", "three_attackers_destroy"),
-    "became_blocker": ("block_draw", "block_unattack", "block_destroy"),
-    "blocked": ("when_blocked",),
-    "destroyed": ("undestroy",),
-    "put_into_graveyard": ("legacy_draw", "netherworld_unattack", "netherworld_destroy", "legacy", "netherworld"),
+    event: tuple(n for n, make in SHORTHAND.items() if make(n, None).when.event == event)
+    for event in ("became_attacker", "attacked", "became_blocker", "blocked", "destroyed", "put_into_graveyard")
 }
-"""The trigger table: what happens (A3-D5's events; put into the graveyard from the battlefield) -> the
-abilities it triggers; each ``on_*`` below finds them on the cards it happened to."""
+"""The trigger table, read off :data:`SHORTHAND`: what happens -> the named abilities it triggers (with
+``triggered`` compositions on that event)."""
 
-def _on(proc: Steps, event: str, cards: list[str], *, printed: bool = False, subject: bool = False,
-        owner: bool = False) -> list[Trigger]:
-    """The abilities :data:`TRIGGERS` lists for ``event`` on each of ``cards`` it happened to: with their
-    characteristics now (``printed``: as the card is printed -- it has left the battlefield), controlled by the
-    card's controller (``owner``: its owner), about the card itself where ``subject``."""
+
+def composition(name: str, params: Any) -> Triggered | None:
+    """The composition a card's ability is, or None (a keyword, a static)."""
+    if name == "triggered":
+        return parse_triggered(params)
+    make = SHORTHAND.get(name)
+    return make(name, params) if make is not None else None
+
+
+def _of(t: Trigger) -> Triggered:
+    if t.composed is not None:
+        return t.composed
+    made = composition(t.ability, t.params)
+    assert made is not None
+    return made
+
+
+# -- which events trigger what ----------------------------------------------------------------------------
+
+def _in_range(n: int, spec: Any) -> bool:
+    return (spec.get("min") is None or n >= spec["min"]) and (spec.get("max") is None or n <= spec["max"])
+
+
+def _trigger(card: Any, name: str, params: Any, event: str, player: str, subject: str | None) -> Trigger | None:
+    if name != "triggered" and name not in TRIGGERS[event]:
+        return None  # a keyword, a static, or a named ability of another event (read off SHORTHAND once)
+    comp = composition(name, params)
+    if comp is None or comp.when.event != event:
+        return None
+    return Trigger(card.id, comp.name, params, player, subject=subject,
+                   composed=comp if name == "triggered" else None)
+
+
+def collect(proc: Steps, event: str, about: list[str], *, left: bool = False) -> list[Trigger]:
+    """What ``event`` about each card of ``about`` triggers: the abilities of the card itself (as printed and
+    controlled by its owner when it ``left`` the battlefield: D5) and of the cards on the battlefield, whose
+    ``when.watch`` allows that card (:func:`oracle.core.compose.watched`). A card that left sees only events
+    about itself."""
+    state = proc.state
     out = []
-    for cid in cards:
-        card = proc.state.card(cid)
-        for name, params in (card.abilities if printed else proc.state.abilities(card)):
-            if name in TRIGGERS[event]:
-                out.append(Trigger(cid, name, params, card.owner if owner else card.controller,
-                                   subject=cid if subject else None))
+    for cid in about:
+        subject = state.card(cid)
+        subject_ctl = subject.owner if left else subject.controller
+        watchers = [(subject, subject.abilities if left else state.abilities(subject), subject_ctl)]
+        watchers += [(c, state.abilities(c), c.controller) for c in state.on_battlefield() if c.id != cid]
+        for card, abilities, ctl in watchers:
+            for name, params in abilities:
+                t = _trigger(card, name, params, event, ctl, cid)
+                if t is not None and watched(_of(t).when.watch, ctl, card.id, cid, subject_ctl):
+                    out.append(t)
     return out
 
 
 def on_became_attackers(proc: Steps, attackers: list[str]) -> list[Trigger]:
-    """A4: 航海 - アタッカーになったとき."""
-    return _on(proc, "became_attacker", attackers)
+    """A4: アタッカーになったとき (航海)."""
+    return collect(proc, "became_attacker", attackers)
 
 
 def on_attacked(proc: Steps, player: str, attackers: list[str]) -> list[Trigger]:
-    """A4: 自分が1体だけでアタックしたとき / 相手が3体以上でアタックしたとき."""
+    """A4: the A3 event 「アタックした」 of a player: ``watch: yours`` (自分が…アタックしたとき), ``opponents``
+    (相手が…アタックしたとき), ``any``; the event condition counts the attackers; the subject is the lone
+    attacker."""
     out = []
+    lone = attackers[0] if len(attackers) == 1 else None
     for card in proc.state.on_battlefield():
         for name, params in proc.state.abilities(card):
-            if name == "lone_attack_double_pressure" and card.controller == player and len(attackers) == 1:
-                out.append(Trigger(card.id, name, params, card.controller, subject=attackers[0]))
-            elif name == "three_attackers_destroy" and card.controller != player and len(attackers) >= 3:
-                out.append(Trigger(card.id, name, params, card.controller))
+            t = _trigger(card, name, params, "attacked", card.controller, lone)
+            if t is None:
+                continue
+            when = _of(t).when
+            mine = card.controller == player
+            if not ((when.watch in ("yours", "any") and mine) or (when.watch in ("opponents", "any") and not mine)):
+                continue
+            if when.condition and not _in_range(len(attackers), when.condition.get("attackers") or {}):
+                continue
+            out.append(t)
     return out
 
 
 def on_became_blockers(proc: Steps, blockers: list[str]) -> list[Trigger]:
     """B4: ブロッカーになったとき."""
-    return _on(proc, "became_blocker", blockers)
+    return collect(proc, "became_blocker", blockers)
 
 
 def on_became_blocked(proc: Steps, attackers: list[str]) -> list[Trigger]:
     """B4: ブロックされたとき -- the B3 event 「ブロッカーに指定された状態になる」 of an attacker."""
-    return _on(proc, "blocked", attackers, subject=True)
+    return collect(proc, "blocked", attackers)
 
 
 def on_destroyed(proc: Steps, cards: list[str]) -> list[Trigger]:
     """D3: 破壊されたとき."""
-    return _on(proc, "destroyed", cards)
+    return collect(proc, "destroyed", cards)
 
 
 def on_put_into_graveyard(proc: Steps, cards: list[str]) -> list[Trigger]:
     """D5: （戦場から）墓地に置かれたとき -- 遺業, 冥府発動."""
-    return _on(proc, "put_into_graveyard", cards, printed=True, owner=True)
+    return collect(proc, "put_into_graveyard", cards, left=True)
 
 
-# -- what each does -----------------------------------------------------------------------------
+# -- resolving: one interpreter ----------------------------------------------------------------------------
 
 def resolve(proc: Steps, t: Trigger, clause: str) -> None:
     """Resolve one triggered ability (its nested triggers resolve inside, before the next one)."""
-    state, trace = proc.state, proc.trace
-    choice: dict[str, Any] = {}
     if t.ability in GENERIC:
         resolve_effect(proc, t, clause)
         return
-    if t.ability in OPTIONAL:
-        taken = proc.script.decide(t.player, ("activate", "decline"), clause,
-                                   lambda d: _validate_use(proc, t, d))
-        assert taken is not None
-        decision, choice = taken
-        if decision.kind == "decline":
+    interpret(proc, t, _of(t), clause)
+
+
+def resolve_effect(proc: Steps, t: Trigger, clause: str) -> None:
+    """A generic ability (遺業, 冥府発動, ブロックされたとき) resolves: through the same interpreter."""
+    interpret(proc, t, _of(t), clause)
+
+
+def target_filter(t: Trigger) -> Any:
+    """A generic trigger's ``target``: ``self`` or a filter; left out, :data:`~.vocabulary.ANY_CARD` -- any card on
+    the battlefield."""
+    return (t.params or {}).get("target", ANY_CARD)
+
+
+def allowed(proc: Steps, spec: Any, player: str) -> list[str]:
+    """The cards on the battlefield filter ``spec`` allows, read from ``player``'s side: ``types`` (ijin,
+    guardian: what the card is now), ``controller`` (you / opponent), ``role`` (attacker, blocker), ``sleeping``
+    (:meth:`State.allows <.state.State.allows>`)."""
+    state = proc.state
+    if not isinstance(spec, dict):
+        return []
+    return [card.id for card in state.on_battlefield() if state.allows(spec, card, player)]
+
+
+def legal_targets(proc: Steps, t: Trigger) -> list[str]:
+    """The cards a generic trigger's ``target`` filter allows (:func:`allowed`)."""
+    return allowed(proc, target_filter(t), t.player)
+
+
+def _cost_ok(proc: Steps, t: Trigger, cost: Any, named: Any) -> bool:
+    """「自分の戦場の…1体を墓地に置いて」: one of the controller's cards on the battlefield, not this one, that the
+    cost's filter allows."""
+    spec = cost["put_into_graveyard"]
+    return isinstance(named, str) and named != t.card and named in allowed(proc, {**spec, "controller": "you"}, t.player)
+
+
+def _chosen(ab: Triggered) -> list[Target]:
+    return [x for x in ab.targets if not x.every]
+
+
+def _decide(proc: Steps, t: Trigger, ab: Triggered, options: dict[str, list[str]], clause: str) -> dict | None:
+    """Ask ``activate {card, target?, targets?, cost?}`` or ``decline card`` (``decline`` refused
+    ``mandatory_trigger`` when the ability is not 発動できる). The chosen targets: ``target: id`` when the ability has
+    one target choosing one card, else ``targets: {name: id | [id, ...]}``. An optional ability names every target
+    (with none legal, only ``decline`` is accepted); a mandatory one names those that have legal cards. Returns
+    ``{card, targets: {name: [ids]}, cost?: id}``, or None when declined."""
+    chosen = _chosen(ab)
+    single = len(chosen) == 1 and chosen[0].count == 1
+
+    def validate(d: Decision) -> dict | None:
+        if d.kind == "decline":
+            if not isinstance(d.args, str):
+                raise Refusal("malformed_decision", "decline takes the card id of the trigger's source")
+            if d.args != t.card:
+                raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
+            if not ab.optional:
+                raise Refusal("mandatory_trigger", f"{t.card}'s ability is not 発動できる")
+            return None
+        args = d.args
+        if not isinstance(args, dict):  # the vocabulary's shape: a lone id is not {card} (PROCEDURE.md)
+            raise Refusal("malformed_decision", "activate takes {card, target?, targets?, cost?}")
+        if args.get("card") != t.card:
+            raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
+        named: dict[str, Any] = dict(args.get("targets") or {}) if isinstance(args.get("targets"), dict) else {}
+        if "targets" in args and not isinstance(args["targets"], dict):
+            raise Refusal("malformed_decision", "targets takes {target name: card | [card, ...]}")
+        if "target" in args:
+            if not single and chosen:
+                raise Refusal("malformed_decision", "this ability names its targets: targets: {name: card}")
+            if single:
+                named.setdefault(chosen[0].name, args["target"])
+        ids = [x for v in named.values() for x in (v if isinstance(v, list) else [v])]
+        if "target" in args and not chosen:
+            ids.append(args["target"])
+        if args.get("cost") is not None:
+            ids.append(args["cost"])
+        for x in ids:
+            if not isinstance(x, str) or x not in proc.state.board.cards:
+                raise Refusal("unknown_object", repr(x))
+        picked: dict[str, Any] = {"card": t.card, "targets": {}}
+        for target in chosen:
+            given = named.get(target.name)
+            cards = given if isinstance(given, list) else ([] if given is None else [given])
+            legal = options[target.name]
+            need = target.count if ab.optional else min(target.count, len(legal))
+            if len(cards) != need or len(set(cards)) != len(cards) or any(c not in legal for c in cards):
+                raise Refusal("illegal_target", f"{target.name}: {need} of {legal}")
+            picked["targets"][target.name] = cards
+        for extra in named:
+            if ab.target(extra) is None:
+                raise Refusal("illegal_target", f"this ability has no target {extra!r}")
+        if ab.cost is not None:
+            if not _cost_ok(proc, t, ab.cost, args.get("cost")):
+                raise Refusal("illegal_cost", "put one of your cards on the battlefield the cost allows into the "
+                                              "graveyard")
+            picked["cost"] = args["cost"]
+        return picked
+
+    taken = proc.script.decide(t.player, ("activate", "decline"), clause, validate)
+    assert taken is not None
+    return taken[1]
+
+
+def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
+    """One composed ability resolves, in this order: the decision (an optional one, or one that chooses targets
+    with legal cards: :func:`_decide`, which gives ``{card, targets: {name: [ids]}, cost?}``; a declined one does
+    nothing); the condition (failing: nothing, no
+    ``resolved``); the cost (its triggers wait); ``resolved``; each effect in order on the cards its ``on`` names
+    that are still on the battlefield (``count: all`` targets: every card the filter allows now); then what the
+    cost triggered."""
+    options = {x.name: allowed(proc, x.filter if x.filter is not None else ANY_CARD, t.player) for x in _chosen(ab)}
+    picked: dict[str, list[str]] = {}
+    cost = None
+    if ab.optional or any(options.values()):
+        got = _decide(proc, t, ab, options, clause)
+        if got is None:
             return
-    if t.ability == "undestroy" and t.card not in state.destroyed:
-        return  # nothing left to do: it is no longer destroyed
-    later = []
-    if t.ability == "undestroy":
-        # The cost is paid as it is used: 「ガーディアン1体を墓地に置いて発動できる」. What that triggers
-        # resolves after this ability (nested, before the remaining ones).
-        later = proc.put_into_graveyard([choice["cost"]], clause, clause, resolve=False)
-    trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
-    EFFECTS[t.ability](proc, t, choice, clause)
+        picked, cost = got["targets"], got.get("cost")
+    if not proc.state.holds(ab.condition, t.card, t.player):
+        return
+    later: list[Trigger] = []
+    if cost is not None:
+        later = proc.put_into_graveyard([cost], clause, clause, resolve=False)
+    proc.trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
+    for x in ab.targets:
+        if x.every:
+            picked[x.name] = allowed(proc, x.filter if x.filter is not None else ANY_CARD, t.player)
+    for e in ab.effects:
+        if e.kind in PLAYER_EFFECTS:
+            EFFECTS[e.kind](proc, t, e.param, [], clause)
+            continue
+        on = e.on or (ab.targets[0].name if len(ab.targets) == 1 else THIS)
+        cards = [t.card] if on == THIS else [t.subject] if on == SUBJECT and t.subject else picked.get(on, [])
+        cards = [c for c in cards if c is not None and proc.state.card(c).zone == "battlefield"]
+        if cards:
+            EFFECTS[e.kind](proc, t, e.param, cards, clause)
     proc.resolve_all(later, clause)
 
 
-def _validate_use(proc: Steps, t: Trigger, d: Decision) -> dict[str, Any]:
-    if d.kind == "decline":
-        if not isinstance(d.args, str):
-            raise Refusal("malformed_decision", "decline takes the card id of the trigger's source")
-        if d.args != t.card:
-            raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
-        return {}
-    if not isinstance(d.args, dict):  # the vocabulary's shape: a lone id is not {card} (PROCEDURE.md)
-        raise Refusal("malformed_decision", "activate takes {card, target?, cost?}")
-    args = d.args
-    if args.get("card") != t.card:
-        raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
-    state = proc.state
-    target, cost = args.get("target"), args.get("cost")
-    for named in (target, cost):
-        if named is not None and (not isinstance(named, str) or named not in state.board.cards):
-            raise Refusal("unknown_object", repr(named))
-    if t.ability in ("three_attackers_destroy", "netherworld_unattack", "netherworld_destroy", "block_unattack"):
-        if target not in state.board.cards or not state.is_attacker(target):
-            raise Refusal("illegal_target", "choose an attacker")
-    elif t.ability == "block_destroy":
-        if target not in state.board.cards or state.card(target).zone != "battlefield":
-            raise Refusal("illegal_target", "choose a card on the battlefield")
-    elif t.ability == "undestroy":
-        c = state.board.cards.get(cost)
-        if (c is None or c.zone != "battlefield" or c.controller != t.player or not state.is_guardian(c)
-                or cost == t.card):
-            raise Refusal("illegal_cost", "put one of your guardians on the battlefield into the graveyard")
-    return args
+# -- the effect table ----------------------------------------------------------------------------------
+
+def _draw(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> None:
+    proc.state.board.draw(t.player, int(n), clause)
 
 
-def _draw(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
-    proc.state.board.draw(t.player, int(t.params or 1), clause)
-
-
-def _draw_discard(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
-    """航海 - 1ドローして、自分の手札1枚を墓地に置く."""
-    params = t.params or {}
+def _discard(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> None:
+    """自分の手札N枚を墓地に置く: one ``discard`` decision per card, while the hand has one."""
     board = proc.state.board
-    board.draw(t.player, int(params.get("draw", 1)), clause)
-    for _ in range(int(params.get("discard", 1))):
+    for _ in range(int(n)):
         if not board.zone(t.player, "hand"):
             return
 
@@ -202,172 +412,63 @@ def _draw_discard(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) 
         board.move(card, "graveyard", clause)
 
 
-def _gain_double_pressure(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
-    """このターンの間、アタッカーは「ダブルプレッシャー」を得る."""
-    if t.subject and proc.state.is_attacker(t.subject):
-        proc.state.gained.setdefault(t.subject, []).append(("double_pressure", None))
-        proc.trace.emit("gained", clause, card=t.subject, ability="double_pressure")
+def _destroy(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """破壊する: all at once, in the D2-D5 order."""
+    proc.destroy(cards, clause, clause, clause, clause)
 
 
-def _unattack_and_destroy_self(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
-    """そのアタッカーをアタッカーでない状態にして、これを破壊する."""
+def _return_to_hand(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """持ち主の手札に戻す: one moment; they leave the battlefield and cease to be attackers / blockers."""
+    state = proc.state
     with proc.trace.simultaneous():
-        proc.cease_attacker(choice["target"], clause)
-    proc.destroy([t.card], clause, clause, clause, clause)
+        for c in cards:
+            state.modifiers.pop(c, None)
+            state.gained.pop(c, None)
+            state.destroyed.discard(c)
+            state.board.move(c, "hand", clause)
+        proc.sync_roles(clause)
 
 
-def _unattack(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
+def _power(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """このターンの間、パワーを±N する (apart from attack+/block+); a power that grants pressure (grant_by_power) may
+    end a block: same moment."""
+    state = proc.state
     with proc.trace.simultaneous():
-        proc.cease_attacker(choice["target"], clause)
+        for c in cards:
+            state.modifiers[c] = state.modifiers.get(c, 0) + int(param)
+            proc.trace.emit("power_modified", clause, card=c, amount=int(param), power=state.power(state.card(c)))
+        proc.lapse_blocks()
 
 
-def _destroy_target(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
-    proc.destroy([choice["target"]], clause, clause, clause, clause)
+def _gain(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """このターンの間、「…」を得る; a gained ダブルプレッシャー may end a block (PASS-THROUGH-2): same moment."""
+    state = proc.state
+    with proc.trace.simultaneous():
+        for c in cards:
+            state.gained.setdefault(c, []).append((str(param), None))
+            proc.trace.emit("gained", clause, card=c, ability=str(param))
+        proc.lapse_blocks()
 
 
-def _undestroy(proc: Steps, t: Trigger, choice: dict[str, Any], clause: str) -> None:
-    """これを破壊されていない状態にする (the cost was paid as it was used)."""
-    proc.state.destroyed.discard(t.card)
-    proc.trace.emit("undestroyed", clause, card=t.card)
+def _unattack(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """アタッカーでない状態にする: one moment (its blockers cease with it)."""
+    with proc.trace.simultaneous():
+        for c in cards:
+            proc.cease_attacker(c, clause)
 
 
-EFFECTS: dict[str, Callable[[Steps, Trigger, dict[str, Any], str], None]] = {
-    "voyage_draw": _draw,
-    "block_draw": _draw,
-    "legacy_draw": _draw,
-    "voyage_draw_discard": _draw_discard,
-    "lone_attack_double_pressure": _gain_double_pressure,
-    "three_attackers_destroy": _unattack_and_destroy_self,
-    "netherworld_unattack": _unattack,
-    "block_unattack": _unattack,
-    "netherworld_destroy": _destroy_target,
-    "block_destroy": _destroy_target,
-    "undestroy": _undestroy,
+def _undestroy(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """破壊されていない状態にする."""
+    with proc.trace.simultaneous():
+        for c in cards:
+            if c in proc.state.destroyed:
+                proc.state.destroyed.discard(c)
+                proc.trace.emit("undestroyed", clause, card=c)
+
+
+EFFECTS: dict[str, Callable[[Steps, Trigger, Any, list[str], str], None]] = {
+    "draw": _draw, "discard": _discard, "destroy": _destroy, "return_to_hand": _return_to_hand, "power": _power,
+    "gain": _gain, "unattack": _unattack, "undestroy": _undestroy,
+    "none": lambda proc, t, param, cards, clause: None,
 }
-"""The effect table: what each triggered ability does when it resolves (the generic ones: :func:`resolve_effect`)."""
-
-
-# -- effects of the generic abilities (遺業, 冥府発動, ブロックされたとき) ----------------------------------
-
-GENERIC = {"legacy", "netherworld", "when_blocked"}
-"""Abilities whose params name one effect and (optionally) its target filter: ``{effect: {kind: param},
-target?: self | {types, controller, role}}`` (the vocabulary's ``GENERIC``, checked when loaded; no target: any
-card on the battlefield). 冥府発動 and 遺業 are worded 発動できる (optional: ``activate`` or ``decline``);
-ブロックされたとき (the synthetic cards' 「ブロックされたとき、…」, no 発動できる) is mandatory: with a target it is still
-asked for its target (``activate``), and ``decline`` is refused ``mandatory_trigger``
-(ijinden:assume.mandatory-trigger: the Q&A 「発動しないことを選べる能力は、条件に「発動できる」と書かれています。」)."""
-
-GENERIC_OPTIONAL = {"netherworld", "legacy"}
-"""The generic abilities worded 発動できる: 冥府発動, and 遺業 (「遺業能力:（戦場から墓地に置かれたときに発動できる）」)."""
-
-
-def _effect(t: Trigger) -> tuple[str, Any]:
-    (kind, param), = dict((t.params or {}).get("effect") or {"none": None}).items()
-    return kind, param
-
-
-def target_filter(t: Trigger) -> Any:
-    """The trigger's ``target``: ``self`` or a filter; left out, :data:`~.vocabulary.ANY_CARD` -- any card on the
-    battlefield, as the vocabulary's ``legacy`` says ("the effect on a target the filter allows (any card on the
-    battlefield ...)")."""
-    return (t.params or {}).get("target", ANY_CARD)
-
-
-def legal_targets(proc: Steps, t: Trigger) -> list[str]:
-    """The cards on the battlefield the trigger's ``target`` filter allows: ``types`` (ijin, guardian: what the
-    card is now), ``controller`` (you / opponent of the trigger's controller), ``role`` (attacker, blocker)."""
-    state = proc.state
-    spec = target_filter(t)
-    if not isinstance(spec, dict):
-        return []
-    out = []
-    for card in state.on_battlefield():
-        types = spec.get("types")
-        if types and not any((ty == "ijin" and state.is_ijin(card)) or (ty == "guardian" and state.is_guardian(card))
-                             for ty in types):
-            continue
-        who = spec.get("controller", "any")
-        if (who == "you" and card.controller != t.player) or (who == "opponent" and card.controller == t.player):
-            continue
-        role = spec.get("role")
-        if (role == "attacker" and not state.is_attacker(card.id)) or (role == "blocker" and not state.is_blocker(card.id)):
-            continue
-        out.append(card.id)
-    return out
-
-
-def resolve_effect(proc: Steps, t: Trigger, clause: str) -> None:
-    """A generic trigger resolves: an optional one asks ``activate``/``decline``; a mandatory one with a target
-    asks ``activate`` naming it (``decline`` refused ``mandatory_trigger``; with no legal target it resolves with
-    no effect); ``target: self`` is the trigger's own card."""
-    spec = target_filter(t)
-    optional = t.ability in GENERIC_OPTIONAL
-    target: str | None = t.card if spec == "self" else None
-    if optional or isinstance(spec, dict):
-        legal = legal_targets(proc, t)
-        if optional or legal:
-            def validate(d: Decision) -> dict[str, Any]:
-                if d.kind == "decline":
-                    if not isinstance(d.args, str):
-                        raise Refusal("malformed_decision", "decline takes the card id of the trigger's source")
-                    if d.args != t.card:
-                        raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
-                    if not optional:
-                        raise Refusal("mandatory_trigger", f"{t.card}'s ability is not 発動できる")
-                    return {}
-                args = d.args
-                if not isinstance(args, dict):  # the vocabulary's shape: a lone id is not {card} (PROCEDURE.md)
-                    raise Refusal("malformed_decision", "activate takes {card, target?}")
-                if args.get("card") != t.card:
-                    raise Refusal("no_such_trigger", f"the trigger being resolved is {t.card}'s")
-                named = args.get("target")
-                if not isinstance(spec, dict):
-                    return {"card": t.card}
-                if named is not None and (not isinstance(named, str) or named not in proc.state.board.cards):
-                    raise Refusal("unknown_object", repr(named))
-                if named not in legal:
-                    raise Refusal("illegal_target", f"legal: {legal}")
-                return {"card": t.card, "target": named}
-
-            taken = proc.script.decide(t.player, ("activate", "decline"), clause, validate)
-            assert taken is not None
-            decision, choice = taken
-            if decision.kind == "decline":
-                return
-            target = choice.get("target", target)
-    proc.trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
-    kind, param = _effect(t)
-    if spec is not None and (target is None or proc.state.card(target).zone != "battlefield"):
-        return                                  # nothing to affect (no legal target, or the card has left)
-    apply_effect(proc, t, kind, param, target, clause)
-
-
-def apply_effect(proc: Steps, t: Trigger, kind: str, param: Any, target: str | None, clause: str) -> None:
-    """destroy (D2-D5 order), return_to_hand (to its owner's hand: it leaves the battlefield and ceases to be an
-    attacker / blocker), power: N (this turn, on top of attack+/block+), gain: ability (this turn); a power or an
-    ability that leaves a blocked attacker short of its pressure ends that block in the same moment
-    (``lapse_blocks``, PASS-THROUGH-2). (Drawing and
-    "not an attacker" are the abilities legacy_draw, netherworld_unattack, block_unattack.)"""
-    state = proc.state
-    if kind == "destroy":
-        proc.destroy([target], clause, clause, clause, clause)
-    elif kind == "return_to_hand":
-        with proc.trace.simultaneous():
-            state.modifiers.pop(target, None)
-            state.gained.pop(target, None)
-            state.destroyed.discard(target)
-            state.board.move(target, "hand", clause)
-            proc.sync_roles(clause)
-    elif kind == "power":
-        with proc.trace.simultaneous():  # a power that grants pressure (grant_by_power) may end a block: same moment
-            state.modifiers[target] = state.modifiers.get(target, 0) + int(param)
-            proc.trace.emit("power_modified", clause, card=target, amount=int(param),
-                            power=state.power(state.card(target)))
-            proc.lapse_blocks()
-    elif kind == "gain":
-        with proc.trace.simultaneous():  # a gained ダブルプレッシャー may end a block (PASS-THROUGH-2): same moment
-            state.gained.setdefault(target, []).append((str(param), None))
-            proc.trace.emit("gained", clause, card=target, ability=str(param))
-            proc.lapse_blocks()
-    elif kind != "none":  # pragma: no cover - the loader refuses an effect outside the vocabulary's EFFECT
-        raise ValueError(f"unknown effect {kind!r} of {t.card}")
+"""The effect table (the vocabulary's COMPOSED_EFFECT): ``(proc, trigger, param, cards, clause)``."""

@@ -8,8 +8,11 @@ Candidates per kind (finite; the validators keep the legal ones):
   attacker (B1), as ``{attacker: [blockers]}`` sets.
 - ``choose_attacker``: every card on the battlefield (C1a: 「アタッカー1体を選ぶ」).
 - ``activate``: ``{card}``, ``{card, target}``, ``{card, cost}`` for every card as the source and every
-  battlefield card as the target or cost (no Ijinden trigger takes both: a decision naming both is
-  accepted with the unused one ignored, and is not listed apart); ``decline``: every card.
+  battlefield card as the target or cost (a decision naming one it does not use is accepted with the unused
+  one ignored, and is not listed apart: its key is what the ability took); ``decline``: every card. A composed
+  ability with several targets, or one choosing several cards (issue 25), is asked ``{card, targets: {name: id |
+  [ids]}, cost?}``: for the ability being resolved, every choice of its targets' offered cards (read from the
+  validator: ``chosen``, ``options``), with every battlefield card as the cost when it has one.
 - ``order_triggers``: every order of the pending triggers of that player.
 - ``discard``: every card in that player's hand (航海).
 - ``end_turn``: its one form.
@@ -55,6 +58,7 @@ def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
                 for other in field:
                     yield kind, {"card": source, "target": other}
                     yield kind, {"card": source, "cost": other}
+            yield from _several_targets(point, field)
         elif kind == "decline":
             for cid in board.cards:
                 yield kind, cid
@@ -66,12 +70,36 @@ def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
                 yield kind, cid
 
 
+def _several_targets(point: DecisionPoint, field: list[str]) -> Iterator[tuple[str, Any]]:
+    """``activate {card, targets}`` forms of a composed ability with several targets (or several cards for one)."""
+    try:
+        chosen, options, single = (closure(point, n) for n in ("chosen", "options", "single"))
+        t, ab = closure(point, "t"), closure(point, "ab")
+    except LookupError:
+        return
+    if single or not chosen:
+        return
+    per_target = []
+    for target in chosen:
+        legal = options[target.name]
+        n = min(target.count, len(legal))
+        picks = [list(c) if target.count > 1 else c[0] for c in itertools.combinations(legal, n)] if n else [None]
+        per_target.append([(target.name, pick) for pick in picks])
+    for combo in itertools.product(*per_target):
+        targets = {name: pick for name, pick in combo if pick is not None}
+        if ab.cost is None:
+            yield "activate", {"card": t.card, "targets": targets}
+        else:
+            for other in field:
+                yield "activate", {"card": t.card, "targets": targets, "cost": other}
+
+
 def key(kind: str, parsed: Any) -> Hashable:
     """A declaration is a set; the order of triggers is an order; ``activate`` is its source, target, cost."""
     if kind == "order_triggers":
         return tuple(t.card for t in parsed)
     if kind == "activate":
-        return parsed.get("card"), parsed.get("target"), parsed.get("cost")
+        return parsed.get("card"), freeze(parsed.get("targets") or {}), parsed.get("cost")
     if kind == "declare_attackers":
         return frozenset(parsed)
     if kind == "declare_blockers":

@@ -180,7 +180,8 @@ class Procedure:
         return {a for a, _ in self.state.granted(card)} - own  # abilities() is own + granted
 
     def _validate_blockers(self, d: Decision) -> dict[str, list[str]]:
-        """B1: awake Ijin or guardians of the defender, each assigned to one attacker; pressure N needs N."""
+        """B1: awake Ijin or guardians of the defender (or sleeping ones with ウォッチャー, as B1 sees them), each
+        assigned to one attacker; pressure N needs N."""
         state, b = self.state, self.state.battle
         if not isinstance(d.args, dict):  # {} declares no block; null or a list is not a declaration
             raise Refusal("malformed_decision", "declare_blockers takes {attacker: [blockers]}")
@@ -204,7 +205,7 @@ class Procedure:
                     raise Refusal("blocker_not_defenders", blocker)
                 if not (state.is_ijin(card) or state.is_guardian(card)):
                     raise Refusal("blocker_not_ijin_or_guardian", blocker)
-                if card.tapped:
+                if card.tapped and not state.has(card, "watcher"):  # ウォッチャー: 寝ていてもブロッカーになれる
                     raise Refusal("blocker_sleeping", blocker)
             if bl:
                 assignment[attacker] = list(bl)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.board import Board, Card, build_board
+from ...core.compose import THIS, parse_static
 from ...core.trace import Trace
 from ...model import CaseRequest
 from .vocabulary import ZONES
@@ -113,8 +114,11 @@ class State:
         return out
 
     def granted(self, card: Card) -> list[tuple[str, Any]]:
-        """The abilities other cards grant it now (:meth:`abilities` beyond its own)."""
+        """The abilities other cards grant it now (:meth:`abilities` beyond its own): 足利義満's form, and every
+        ``static`` (its own or another card's on the battlefield) whose condition holds and that affects it."""
         out: list[tuple[str, Any]] = []
+        if card.zone == "battlefield":
+            out += self.static_grants(card)
         if card.zone == "battlefield" and self.is_ijin(card):
             grants = [(name, params) for source in self.on_battlefield(card.controller)
                       for name, params in source.abilities if name == "grant_voyage" or name == "grant_by_power"]
@@ -126,6 +130,56 @@ class State:
                     elif name == "grant_by_power" and power >= params.get("min_power", 0):
                         out.append((params["ability"], params.get("params")))
         return out
+
+    def static_grants(self, card: Card) -> list[tuple[str, Any]]:
+        """What ``static`` abilities grant ``card`` now: a static of a card on the battlefield (printed or gained)
+        affects ``this`` (that card) or the cards on the battlefield its filter allows from its controller's side,
+        while its condition holds (``destroyed``, ``cards``: a count of a player's zone). Statics do not grant
+        statics (a granted static is not read here)."""
+        out: list[tuple[str, Any]] = []
+        for source in self.on_battlefield():
+            for name, params in source.abilities + self.gained.get(source.id, []):
+                if name != "static":
+                    continue
+                st = parse_static(params)
+                if st.affects == THIS:
+                    if source.id != card.id:
+                        continue
+                elif not self.allows(st.affects, card, source.controller):
+                    continue
+                if self.holds(st.condition, source.id, source.controller):
+                    out += [(g, p) for g, p in st.grants]
+        return out
+
+    def allows(self, spec: dict[str, Any], card: Card, player: str) -> bool:
+        """Whether filter ``spec`` (the vocabulary's FILTER) allows ``card`` on the battlefield, from ``player``'s
+        side -- without reading granted abilities (so a static's filter cannot loop)."""
+        types = spec.get("types")
+        if types and not any((ty == "ijin" and self.is_ijin(card)) or (ty == "guardian" and self.is_guardian(card))
+                             for ty in types):
+            return False
+        who = spec.get("controller", "any")
+        if (who == "you" and card.controller != player) or (who == "opponent" and card.controller == player):
+            return False
+        role = spec.get("role")
+        if (role == "attacker" and not self.is_attacker(card.id)) or (role == "blocker" and not self.is_blocker(card.id)):
+            return False
+        return spec.get("sleeping") is None or bool(card.tapped) == spec["sleeping"]
+
+    def holds(self, condition: Any, source: str, player: str) -> bool:
+        """The vocabulary's CONDITION for an ability of card ``source`` controlled by ``player``: ``destroyed`` (the
+        card's 破壊されている state), ``cards`` (how many cards you -- ``player`` -- or the opponent have in a zone)."""
+        if not condition:
+            return True
+        if condition.get("destroyed") is not None and (source in self.destroyed) != condition["destroyed"]:
+            return False
+        count = condition.get("cards")
+        if count:
+            whose = player if count["player"] == "you" else next(p for p in self.board.players if p != player)
+            n = len(self.board.zone(whose, count["zone"]))
+            if (count.get("min") is not None and n < count["min"]) or (count.get("max") is not None and n > count["max"]):
+                return False
+        return True
 
     def has(self, card: Card, ability: str) -> bool:
         return any(a == ability for a, _ in self.abilities(card))

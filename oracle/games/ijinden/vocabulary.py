@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ...core.compose import AbilityRef, Example, static_grammar, triggered_grammar
 from ...core.params import (
     AbilityName,
     Alternatives,
+    Bool,
     Field,
     Int,
     Keyed,
@@ -15,6 +17,7 @@ from ...core.params import (
     Omittable,
     OneOf,
     Other,
+    label,
     params_of,
 )
 from ...core.vocabulary import (
@@ -63,8 +66,10 @@ DECISIONS = specs(
     DecisionSpec("declare_blockers", "{attacker: [blocker, ...], ...} (may be empty: {})",
                  "B1: the defending player assigns blockers to attackers, each blocker to one attacker"),
     DecisionSpec("choose_attacker", "card", "C1a: the defending player chooses the next attacker to resolve"),
-    DecisionSpec("activate", "{card: source, target: card?, cost: card?}",
-                 "Use an optional triggered ability (発動できる) of `card` with its target and cost"),
+    DecisionSpec("activate", "{card: source, target: card?, targets: {name: card | [card, ...]}?, cost: card?}",
+                 "Use a triggered ability of `card` (optional: 発動できる; or mandatory, to name its targets) with its "
+                 "targets and cost: `target` when it has one target choosing one card, else `targets` by the "
+                 "composition's target names"),
     DecisionSpec("decline", "card", "Do not use an optional triggered ability of `card`"),
     DecisionSpec("order_triggers", "[card, ...]",
                  "The order in which a player's simultaneous triggers resolve (first first)"),
@@ -83,7 +88,7 @@ REASONS = {
     "attacker_not_ijin": "A1: only an Ijin can become an attacker (a guardian only while it is an Ijin)",
     "attacker_not_yours": "A1: attackers are the attacking player's own Ijin",
     "attacker_twice": "A1: the same card is listed twice",
-    "blocker_sleeping": "B1: a sleeping Ijin or guardian cannot be a blocker",
+    "blocker_sleeping": "B1: a sleeping Ijin or guardian cannot be a blocker (unless it has ウォッチャー, `watcher`)",
     "blocker_not_defenders": "B1: blockers are the defending player's Ijin or guardians",
     "blocker_not_ijin_or_guardian": "B1: only an Ijin or a guardian can block",
     "blocker_assigned_twice": "B1: each blocker is assigned to one attacker",
@@ -115,8 +120,10 @@ TARGET_FILTER = Named("FILTER", Mapping((
     Field("types", ListOf(OneOf(("ijin", "guardian")), min_items=1), None, "any type"),
     Field("controller", OneOf(("you", "opponent", "any")), "any"),
     Field("role", OneOf(("attacker", "blocker")), None, "any role or none"),
+    Field("sleeping", Bool(), None, "sleeping or awake"),
 )))
-"""abilities.legal_targets: the cards on the battlefield a generic ability may affect."""
+"""abilities.legal_targets: the cards on the battlefield an ability may affect (``types`` as the card is now,
+``controller`` from the ability's controller's side, ``role`` now, ``sleeping`` 寝ている状態 or not)."""
 
 EFFECT = Keyed("effect", "Ijinden", (
     ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True))))
@@ -130,6 +137,88 @@ GENERIC = Mapping((
     Field("target", Alternatives((OneOf(("self",)), TARGET_FILTER)), ANY_CARD, "{} (any card on the battlefield)"),
 ))
 """abilities.resolve_effect: ``{effect, target?}`` of 遺業, 冥府発動 and ブロックされたとき."""
+
+# -- composed abilities (oracle.core.compose; issue 25): each part stated once ---------------------------------
+
+TRIGGER_EVENTS = ("became_attacker", "attacked", "became_blocker", "blocked", "destroyed", "put_into_graveyard")
+"""The events a composed ability may trigger on -- the procedure's own (A3 became_attacker / attacked, B3
+became_blocker / blocked, D2 destroyed, D4 put into the graveyard from the battlefield, each resolved at the
+next step: A4, B4, D3, D5). ``attacked`` is about a player: ``watch: yours`` = its controller attacked,
+``opponents`` = an opponent did; its subject is the lone attacker when one attacked."""
+
+RANGE = Mapping((Field("min", Int(minimum=0), None, "no minimum"), Field("max", Int(minimum=0), None, "no maximum")))
+"""A count between ``min`` and ``max`` (both included)."""
+
+EVENT_CONDITION = Mapping((Field("attackers", RANGE),))
+"""``attacked`` only: how many attacked (「1体だけでアタックしたとき」 max 1, 「3体以上でアタックしたとき」 min 3)."""
+
+CONDITION = Named("CONDITION", Mapping((
+    Field("destroyed", Bool(), None, "either"),
+    Field("cards", Mapping((Field("zone", OneOf(ZONES)), Field("player", OneOf(("you", "opponent"))),
+                            Field("min", Int(minimum=0), None, "no minimum"),
+                            Field("max", Int(minimum=0), None, "no maximum"))), None, "any"),
+)))
+"""What must hold: ``destroyed`` -- this card is (true) or is not in the 破壊されている state; ``cards`` -- the number
+of cards in a player's zone (``you``: the ability's controller; 「相手の墓地に5枚以下」: graveyard, opponent, max 5)."""
+
+COST = Mapping((Field("put_into_graveyard", TARGET_FILTER),))
+"""「自分の戦場の…1体を墓地に置いて発動できる」: one of your cards on the battlefield other than this one that the
+filter allows, named by ``activate {cost}``, put into the graveyard as the ability resolves (what that triggers
+resolves after the ability)."""
+
+COMPOSED_EFFECT = Keyed("effect", "Ijinden", (
+    ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True)),
+    ("unattack", NONE), ("undestroy", NONE), ("draw", COUNT), ("discard", COUNT)))
+"""abilities.EFFECTS: what a composed ability's effect does. On cards (``on``: this | subject | a target; left out:
+the ability's only target): destroy (D2-D5 order), return_to_hand, power: N (this turn), gain: ability (this turn),
+unattack (アタッカーでない状態にする), undestroy (破壊されていない状態にする). On its controller (no ``on``): draw: N,
+discard: N (the controller chooses, ``discard`` decisions)."""
+
+CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy")
+PLAYER_EFFECTS = ("draw", "discard")
+
+
+def _composed_checks(value, loc, ctx):
+    """What the core grammar cannot know: a card effect needs a card (``on``, or the one target); a player
+    effect takes no ``on``; ``attacked`` is watched for a player (yours, opponents, any); an event condition only on
+    ``attacked``; a cost only on an optional ability (「…を墓地に置いて発動できる」)."""
+    out = []
+    targets = value.get("targets") or []
+    for i, e in enumerate(value.get("effects") or []):
+        if not isinstance(e, dict):
+            continue
+        kinds = [k for k in e if k != "on"]
+        where = loc + ("effects", i)
+        if any(k in PLAYER_EFFECTS for k in kinds) and "on" in e:
+            out.append((where + ("on",), f"{label(where + ('on',))}: draw and discard are the "
+                                         f"ability's controller's; write no `on`"))
+        if any(k in CARD_EFFECTS for k in kinds) and "on" not in e and len(targets) != 1:
+            out.append((where, f"{label(where)}: which card? write `on: this | subject | <target name>` "
+                               f"(left out only when the ability has exactly one target)"))
+    when = value.get("when") or {}
+    if isinstance(when, dict) and when.get("event") == "attacked" and when.get("watch", "this") in ("this",
+                                                                                                     "another_yours"):
+        out.append((loc + ("when", "watch"), f"{label(loc + ('when', 'watch'))}: `attacked` is about a player (アタック"
+                                             f"した): watch yours, opponents or any"))
+    if isinstance(when, dict) and when.get("condition") is not None and when.get("event") != "attacked":
+        out.append((loc + ("when", "condition"), f"{label(loc + ('when', 'condition'))}: only "
+                                                 f"`attacked` has a condition (how many attacked)"))
+    if value.get("cost") is not None and not value.get("optional"):
+        out.append((loc + ("cost",), f"{label(loc + ('cost',))}: a cost is paid by choice "
+                                     f"(「…を墓地に置いて発動できる」): write `optional: true`"))
+    return out
+
+
+TRIGGERED = Example(triggered_grammar(events=TRIGGER_EVENTS, effects=COMPOSED_EFFECT, filter=TARGET_FILTER,
+                                      condition=CONDITION, event_condition=EVENT_CONDITION, cost=COST,
+                                      also=_composed_checks),
+                    {"when": {"event": "became_blocker"}, "effects": [{"draw": 1}]})
+"""``{triggered: {...}}``: abilities.interpret."""
+
+STATIC = Example(static_grammar(affects=TARGET_FILTER, grants=AbilityRef(), condition=CONDITION),
+                 {"grants": ["watcher"]})
+"""``{static: {...}}``: state.State.granted -- while the condition holds, the affected cards (this, or the cards on
+the battlefield the filter allows, from this card's controller's side) have the granted abilities."""
 
 ABILITIES = specs(
     AbilitySpec("attack_plus", AMOUNT, "アタック+X: +X power while an attacker, in effect from A2", "seed A2"),
@@ -173,6 +262,20 @@ ABILITIES = specs(
 )
 
 ABILITIES.update(specs(
+    AbilitySpec("watcher", NONE,
+                "ウォッチャー: may be chosen as a blocker at B1 while sleeping (寝ていてもブロッカーになれる); losing it "
+                "after B1 does not end the block",
+                "イジンデン コラム 第12廻 (daiso-syuppan.com/public/ijinden-13)"),
+    AbilitySpec("triggered", TRIGGERED,
+                "A triggered ability composed of parts: when (event, watch, condition), optional (発動できる), condition "
+                "(checked as it resolves), cost, targets (each with its filter, count N or all) and effects in order; "
+                "asked as `activate {card, target?, targets?, cost?}` / `decline card` (PROCEDURE.md, composed "
+                "abilities). Every named triggered ability is shorthand for one (abilities.SHORTHAND)",
+                "seed A4, B4, D3, D5 (issue 25)"),
+    AbilitySpec("static", STATIC,
+                "A static ability: while the condition holds, the affected cards (this, or those the filter allows) "
+                "have the granted abilities (e.g. 「相手の墓地に5枚以下しかない間」「ウォッチャー」を得る)",
+                "seed A2 (足利義満's form); イジンデン コラム 第12廻 (周瑜)"),
     AbilitySpec("legacy", GENERIC,
                 "遺業能力:(戦場から墓地に置かれたときに発動できる) (D5), optional: `activate` naming a target the filter "
                 "allows (any card on the battlefield: an attacker, a blocker of another attacker, ...) or `decline`; "
