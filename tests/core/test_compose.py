@@ -93,3 +93,29 @@ def test_the_grammar_renders_once_with_its_named_parts():
 ])
 def test_whose_card_a_trigger_watches(watch, about, ctl, expected):
     assert watched(watch, "alice", "c", about, ctl) is expected
+
+
+def test_a_bare_on_key_read_by_yaml_as_true_is_on():
+    """YAML 1.1 reads ``on:`` as the boolean true: ``{destroy: null, on: t}`` from a card file is still ``on: t``."""
+    import yaml
+    value = yaml.safe_load("when: {event: became_blocker}\ntargets: [{name: t}]\neffects: [{destroy: null, on: t}]")
+    assert True in value["effects"][0]
+    assert problems(TRIGGERED, value) == []
+    assert parse_triggered(value).effects == (Effect("destroy", None, "t"),)
+    bad = yaml.safe_load("when: {event: became_blocker}\neffects: [{destroy: null, on: u}]")
+    assert any(loc == ("triggered", "effects", 0, "on") for loc, _ in problems(TRIGGERED, bad))
+
+
+def test_a_game_s_own_check_of_the_whole_ability():
+    """``also``: the game's check runs after the core's, on a well-formed value, with its location."""
+    def no_draw_on_destroyed(value, loc, ctx):
+        if value["when"]["event"] == "destroyed" and any("draw" in e for e in value["effects"]):
+            return [(loc + ("effects",), "no draw on destroyed")]
+        return []
+    grammar = triggered_grammar(events=("became_blocker", "destroyed"), effects=EFFECTS, filter=FILTER,
+                                also=no_draw_on_destroyed)
+    assert grammar.check(GOOD, ("triggered",), CTX) == []
+    bad = {"when": {"event": "destroyed"}, "effects": [{"draw": 1}]}
+    assert grammar.check(bad, ("triggered",), CTX) == [(("triggered", "effects"), "no draw on destroyed")]
+    unknown_target = {"when": {"event": "destroyed"}, "effects": [{"draw": 1, "on": "u"}]}
+    assert [loc for loc, _ in grammar.check(unknown_target, ("triggered",), CTX)] == [("triggered", "effects", 0, "on")]
