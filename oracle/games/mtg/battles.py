@@ -66,6 +66,8 @@ def enter_battlefield(st: State, script: Script, card: Card, controller: str, cl
             if protector is not None:
                 set_protector(st, card, protector,
                               st.c(CR310_11A if st.is_siege(card) else CR310_8A))
+    from .triggers import fire  # triggers imports state only; battles is imported by it indirectly
+    fire(st, "entered", card.id)  # 603.6a: the permanents on the battlefield, this one included, are checked
 
 
 def remove_defense(st: State, battle: Card, amount: int) -> None:
