@@ -136,6 +136,17 @@ def unbooled(item: Any) -> Any:
     return item
 
 
+def unbooled_deep(value: Any) -> Any:
+    """``value`` with every effect item of an ``effects`` list inside it :func:`unbooled` (what the loader keeps of a
+    composed ability, so that what is sent on as JSON has ``on`` and no boolean key)."""
+    if isinstance(value, dict):
+        return {k: ([unbooled_deep(unbooled(e)) for e in v] if k == "effects" and isinstance(v, list)
+                    else unbooled_deep(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unbooled_deep(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class EffectItem(Param):
     """One effect of a list: ``{<effect>: param, on?: this | subject | <target name>}`` (a bare ``on`` key that
