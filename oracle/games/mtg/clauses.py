@@ -80,6 +80,7 @@ CR702_19D = "mtg:702.19d"
 
 # -- the seed's summary and the release notes -----------------------------------------------------
 RULING_REMOVED_FROM_COMBAT = "mtg:ruling.removed-from-combat"
+RULING_COPY_ENTERS_WITH_DEFENSE = "mtg:ruling.copy-enters-with-defense"
 SUMMARY_ANY_TARGET = "mtg:summary.any-target"
 SUMMARY_ATTACK_BATTLE = "mtg:summary.attack-battle"
 SUMMARY_NO_COMBAT = "mtg:summary.no-combat"

@@ -9,7 +9,7 @@ Candidates per kind (finite; the validators keep the legal ones):
 - ``choose_protector``: every player (310.8a, 310.11a).
 - ``choose_targets``: for the composed ability going on the stack (the top of the stack), every choice of its
   ``count`` distinct players and permanents for each target it chooses, by name (603.3d, 601.2c).
-- ``use_optional``: true or false (603.5). ``discard``: every set of cards of the deciding player's hand (701.9b).
+- ``choose_copy``: null or any permanent (707.2). ``use_optional``: true or false (603.5). ``discard``: every set of cards of the deciding player's hand (701.9b).
 - ``proliferate``: every set of distinct players and permanents (701.34a), as a set.
 - ``declare_attackers``: every map of some of the active player's permanents to an attack target, a player
   or a permanent (508.1a, 508.1b, 310.8b), as a set of pairs.
@@ -34,7 +34,7 @@ from .state import State
 
 ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers",
                         "declare_blockers", "assign_combat_damage", "proliferate", "concede", "choose_targets",
-                        "use_optional", "discard"})
+                        "use_optional", "discard", "choose_copy"})
 UNENUMERATED: dict[str, str] = {}
 """Every Magic decision of the engine has finitely many forms (damage splits add up to the power)."""
 
@@ -97,6 +97,9 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind == "assign_combat_damage":
             for split in _damage_assignments(st):
                 yield kind, split
+        elif kind == "choose_copy":  # 707.2: any permanent, or none
+            yield kind, None
+            yield from ((kind, cid) for cid in permanents)
         elif kind == "use_optional":
             yield kind, True
             yield kind, False

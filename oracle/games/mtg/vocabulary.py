@@ -92,6 +92,9 @@ DECISIONS = specs(
     DecisionSpec("use_optional", "bool",
                  "603.5: as an optional (\"may\") composed triggered ability resolves, its controller chooses whether "
                  "to do it"),
+    DecisionSpec("choose_copy", "permanent id | null",
+                 "707.2/614.1c: as a permanent with enters_as_copy enters, its controller chooses the permanent it "
+                 "enters as a copy of (one its filter allows), or null: it enters as itself"),
     DecisionSpec("discard", "[card id, ...]",
                  "701.9b: the discarding player chooses that many cards of their hand (all of them when they hold no "
                  "more)"),
@@ -321,6 +324,11 @@ ABILITIES = specs(
                 "optional (603.5 \"may\", asked as it resolves: use_optional), targets (chosen as it is put on the "
                 "stack, 603.3d: choose_targets; count: all = every permanent the filter allows, nothing chosen), "
                 "effects in order (608.2c); see cases/mtg/PROCEDURE.md, \"Composed abilities\"", "CR 603"),
+    AbilitySpec("enters_as_copy", FILTER,
+                "replacement (614.1c): you may have this permanent enter as a copy of a permanent on the battlefield "
+                "the filter allows (choose_copy as it enters, 707.2); a copy of a battle enters with the battle's "
+                "printed defense in defense counters and a protector chosen as it enters "
+                "(mtg:ruling.copy-enters-with-defense, 310.4b, 310.8a/310.11a)", "CR 707.2, 614.1c"),
     AbilitySpec("static", STATIC,
                 "a static ability (604): the permanents it affects (this, or a filter read from its controller's "
                 "side) have the abilities it grants while it is on the battlefield (613.1f)", "CR 604"),
