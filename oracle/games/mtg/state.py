@@ -129,6 +129,10 @@ class State:
     def is_siege(self, c: Card) -> bool:
         return self.is_battle(c) and "Siege" in self.subtypes(c)
 
+    def is_token(self, c: Card) -> bool:
+        """111.1: a token (created by an effect, or a setup card whose pool card is marked ``props: {token: true}``)."""
+        return bool(c.props.get("token") or (self.cards_def.get(c.name or "", {}).get("props") or {}).get("token"))
+
     def is_creature(self, c: Card) -> bool:
         return "creature" in self.types(c)
 

@@ -49,6 +49,8 @@ EVENTS = specs(
     EventSpec("token_created", ("card", "player", "name"),
               "111.1/111.2: an effect creates a token on the battlefield; the player who creates it owns and controls "
               "it (card: the token's id, `<source id>.token<n>`; name: its card in the pool)", "card"),
+    EventSpec("ceased_to_exist", ("card",), "704.5d/111.7: a token in a zone other than the battlefield ceases to "
+              "exist (a state-based action; it is then in no zone and not in the final state)", "card"),
     EventSpec("discarded", ("card", "player"), "701.9a: a card moves from its owner's hand to their graveyard "
               "(with its `moved` in the same moment)", "card"),
     EventSpec("combat_ended", ("player",), "511: the end of combat step; every creature stops attacking and blocking",
@@ -359,7 +361,7 @@ CARD_FIELDS = {
 }
 
 FIELD_EVENTS = {
-    "zone": ("moved", "cast", "drew"),
+    "zone": ("moved", "cast", "drew", "token_created", "ceased_to_exist"),
     "controller": ("control_changed",),
     "face": ("cast",),
     "types": ("types_changed", "became_copy"),
