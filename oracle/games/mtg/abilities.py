@@ -303,6 +303,11 @@ def _effect_create_token(st: State, script: Script, item: StackItem, param: dict
         fire(st, "entered", tid)
 
 
+def who_discards(item: StackItem, player: str) -> str:
+    """701.9b: who chooses the cards ``player`` discards -- by default the discarding player."""
+    return player
+
+
 def _effect_discard(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
     """701.9b: "By default, effects that cause a player to discard a card allow the affected player to choose which
     card to discard": each player of ``on`` chooses N cards of their hand (``discard``; with N or fewer in hand, all
@@ -312,13 +317,13 @@ def _effect_discard(st: State, script: Script, item: StackItem, n: int, on: list
         if len(hand) <= n:
             chosen = hand
         else:
-            def valid(d, hand=hand) -> list[str]:
+            def valid(d, hand=hand, p=p) -> list[str]:
                 x = d.args if isinstance(d.args, list) else [d.args]
                 if len(x) != n or len(set(map(str, x))) != n or any(c not in hand for c in x):
                     raise Refusal("illegal_discard", f"discard {n} of {p}'s hand {hand}, got {d.args}",
                                   clause=st.c(CR701_9B))
                 return list(x)
-            _, chosen = script.decide(p, ("discard",), st.c(CR701_9B), valid)
+            _, chosen = script.decide(who_discards(item, p), ("discard",), st.c(CR701_9B), valid)
         with st.trace.simultaneous():
             for cid in chosen:
                 st.board.move(cid, "graveyard", st.c(CR701_9B))
