@@ -47,7 +47,9 @@ BAD = [
     ("{triggered: {when: {event: became_attacker}, effects: [{scry: 1}]}}", ".triggered.effects[0]",
      "effect 'scry' is not a Magic effect"),
     ("{static: {affects: {is: creature}, grants: [shroud]}}", ".static.grants[0]",
-     "'shroud' is not an ability of mtg"),
+     "'shroud' is not one of flying | reach"),
+    ("{static: {affects: {is: creature}, grants: [attack_drain]}}", ".static.grants[0]",
+     "'attack_drain' is not one of flying | reach"),
     ("{static: {affects: this}}", ".static", "does nothing"),
 ]
 

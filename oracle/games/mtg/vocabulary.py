@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .setups import STEPS
-from ...core.compose import SUBJECT, THIS, AbilityRef, static_grammar, triggered_grammar, unbooled
+from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar, unbooled
 from ...core.params import Bool, Context, Field, Int, Keyed, Loc, Mapping, Nothing, OneOf, Param, Problem, label, shown
 from ...core.vocabulary import (
     CORE_EVENTS,
@@ -277,7 +277,11 @@ class Sampled(Param):
         return self.inner.named()
 
 
-STATIC = Sampled(static_grammar(affects=FILTER, grants=AbilityRef()), {"grants": ["vigilance"]})
+GRANTABLE = ("flying", "reach", "menace", "must_be_blocked", "lure", "blocks_each_combat", "first_strike",
+             "double_strike", "trample", "haste", "vigilance")
+"""The abilities a static ability may grant: the keywords and block requirements the engine reads of a permanent as
+it decides (State.has); a granted triggered ability or spell effect would be read nowhere, so it is refused."""
+STATIC = Sampled(static_grammar(affects=FILTER, grants=OneOf(GRANTABLE)), {"grants": ["vigilance"]})
 
 ABILITIES = specs(
     AbilitySpec("flying", NONE, "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
