@@ -19,6 +19,7 @@ from hypothesis import assume, reject, strategies as st
 from oracle import registry
 from oracle.core import legality
 from oracle.core.errors import OracleError, ScriptError
+from oracle.harness.request import with_referenced
 from oracle.model import CaseReply, CaseRequest
 
 from .boards import index, ints, one_in, pick
@@ -42,9 +43,9 @@ REFUSED_SAMPLE = 200
 def card_definitions(game: str, setup: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The card pool's definitions of the cards of a board, by name."""
     pool = facts(game).pool
-    names = sorted({c["card"] for p in setup["players"].values() for z in p.values() if isinstance(z, list)
-                    for c in z})
-    return {n: pool[n].model_dump(mode="json", exclude_none=True) for n in names}
+    cards = [c for p in setup["players"].values() for z in p.values() if isinstance(z, list) for c in z]
+    names = with_referenced({c["card"] for c in cards}, pool, [c.get("abilities") or [] for c in cards])
+    return {n: pool[n].model_dump(mode="json", exclude_none=True) for n in sorted(names)}
 
 
 def request(game: str, ruleset: str, setup: dict[str, Any], script: list[dict[str, Any]],

@@ -18,6 +18,7 @@ import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from . import paths, registry
+from .core.compose import unbooled_deep
 from .errors import CaseFileError, InputError, YamlSyntaxError
 from .limits import check_case_sizes
 from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, Clause, ExpectedMoment, Ruleset
@@ -574,6 +575,8 @@ def _check_abilities(refs: list[Any], voc, loc: tuple[Any, ...]) -> list[Problem
             out.append((at, f"{name} needs a parameter: write {{{name}: {spec.params}}}"))
             continue
         out += [(at + where[1:], msg) for where, msg in problems]
+        if not problems and isinstance(ref, dict):
+            ref[name] = unbooled_deep(params)  # a composed ability's bare `on:` key (YAML 1.1: true) kept as on
     return out
 
 
@@ -687,6 +690,13 @@ def _a_target(setup, target: str) -> bool:
                if zone == "battlefield" and not isinstance(content, int) for cs in content)
 
 
+def _derived(cid: str, card_ids: set[str]) -> bool:
+    """An object that appears during the case with an id derived from a setup card's (DESIGN.md, "What is compared"):
+    ``<card id>.token<n>``, the n-th token that card's abilities create (Magic 111.2)."""
+    base, dot, n = cid.rpartition(".token")
+    return bool(dot) and base in card_ids and n.isdigit() and not n.startswith("0")
+
+
 def _check_final(final: dict[str, Any], voc, players: set[str], card_ids: set[str],
                  at: tuple[Any, ...] = ("expect", "final"), what: str = "final") -> list[Problem]:
     out: list[Problem] = []
@@ -702,7 +712,7 @@ def _check_final(final: dict[str, Any], voc, players: set[str], card_ids: set[st
                 out.append((at + ("players", pid, f),
                             f"unknown player field {f!r}; use a zone {list(voc.zones)} or {sorted(voc.player_fields)}"))
     for cid, fields in (final.get("cards") or {}).items():
-        if cid not in card_ids:
+        if cid not in card_ids and not _derived(cid, card_ids):
             out.append((at + ("cards", cid), f"card {cid!r} is not in the setup"))
             continue
         for f in fields or {}:

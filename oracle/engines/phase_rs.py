@@ -412,6 +412,8 @@ class _Play:
     def _place(self, s: dict[str, Any], c: kit.Placed, o: dict[str, Any], turn: int) -> None:
         cs, zone = c.spec, c.zone
         seat = self.seat[c.owner]
+        if (self.faces[c.id].get("props") or {}).get("token"):  # a token of the setup (111.1): phase's own flag
+            o["is_token"] = True
         if cs.get("face") == "back":
             _turn_over(o, c.id)
         if zone == "battlefield":
@@ -470,8 +472,15 @@ class _Play:
         self._record(at, act.kind, before, list(result.events))
         return result
 
+    def _phase_object(self, i: int) -> dict[str, Any] | None:
+        """phase's object ``i``, or None: phase no longer has it (a token that ceased to exist, 704.5d)."""
+        try:
+            return self.game.object(i)
+        except ValueError:
+            return None
+
     def _peek(self, i: int) -> dict[str, Any]:
-        o = self.game.object(i) or {}
+        o = self._phase_object(i) or {}
         return {"counters": dict(o.get("counters") or {}),
                 "protector": [a.get("value") for a in o.get("chosen_attributes") or [] if a.get("type") == "Player"]}
 
@@ -826,13 +835,13 @@ class _Play:
         if t == "ZoneChanged":
             c = self._card(d.get("object_id"))
             if c and d.get("from") in ZONES and d.get("to") in ZONES:
-                owner = (d.get("record") or {}).get("owner", (self.game.object(d["object_id"]) or {}).get("owner"))
+                owner = (d.get("record") or {}).get("owner", (self._phase_object(d["object_id"]) or {}).get("owner"))
                 add("moved", card=c, **{"from": ZONES[d["from"]], "to": ZONES[d["to"]]},
                     **({"player": self.pid(owner)} if isinstance(owner, int) else {}))
         elif t == "SpellCast":
             c = self._card(d.get("object_id"))
             if c:
-                o = self.game.object(d["object_id"]) or {}
+                o = self._phase_object(d["object_id"]) or {}
                 add("cast", card=c, player=self.pid(d["controller"]),
                     face="back" if o.get("transformed") else "front", free=free)
         elif t == "StackResolved":
@@ -929,7 +938,10 @@ class _Play:
                 pl["life"], bool(pl.get("is_eliminated")) or (pl.get("status") or {}).get("type") not in (None, "Active"))
         cards: dict[str, Any] = {}
         for i, cid in self.oid.items():
-            o = g.object(i)
+            try:
+                o = g.object(i)
+            except ValueError:  # an object phase no longer has: a token that ceased to exist (704.5d)
+                continue
             if o is None:
                 continue
             zone = ZONES.get(o["zone"], o["zone"].lower())

@@ -54,7 +54,9 @@ LANDS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Fore
 NO_ACTION = {"concede": "python-mtg has no concede action (CR 104.3a)",
              "choose_protector": "python-mtg has no battles (CR 310)",
              "cast_transformed": "python-mtg has no battles (CR 310)",
-             "proliferate": "python-mtg chooses what proliferate takes itself (no proliferate choice)"}
+             "proliferate": "python-mtg chooses what proliferate takes itself (no proliferate choice)",
+             **{k: "the adapter words no composed ability (issue 25), the only source of this decision"
+                for k in ("choose_targets", "use_optional", "discard", "choose_copy")}}
 CARD_FIELDS = {"id", "card", "tapped", "entered_this_turn", "power", "toughness"}  # P/T: only the real card's
 """The setup fields of a card the adapter places; any other (counters, protector, attached_to, face, abilities
 added, another owner or controller) is :class:`CannotSetUp`."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..loader import load_cards
 from ..model import LEVELS, Case, CaseRequest, Hello
@@ -18,6 +19,39 @@ def used_cards(case: Case) -> set[str]:
     return names
 
 
+def setup_abilities(case: Case) -> list[Any]:
+    """The abilities a case's setup adds to its cards."""
+    return [cs.abilities for p in case.setup.players.values() for content in p.zones.values()
+            if not isinstance(content, int) for cs in content]
+
+
+def with_referenced(names: set[str], pool, added: Any = ()) -> set[str]:
+    """``names`` and every card of the pool their abilities (and ``added``: abilities a setup gives its cards) name as
+    ``card: <name>`` (a token an ability creates, Magic 111.3: its characteristics are that card's), transitively:
+    the request carries their definitions."""
+    out, todo = set(names), list(names)
+
+    def walk(x) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "card" and isinstance(v, str) and v in pool and v not in out:
+                    out.add(v)
+                    todo.append(v)
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(added)
+    while todo:
+        card = pool.get(todo.pop())
+        while card is not None:
+            walk(card.abilities)
+            card = card.back
+    return out
+
+
 def used_abilities(case: Case, extra: tuple[Path, ...] = ()) -> set[str]:
     """The ability names the case's cards use: their card-pool entries (both faces) and what the setup
     adds (``extra``: the suite's own card pool, see :func:`oracle.loader.load_cards`)."""
@@ -27,7 +61,7 @@ def used_abilities(case: Case, extra: tuple[Path, ...] = ()) -> set[str]:
     def add(refs) -> None:
         names.update(r if isinstance(r, str) else next(iter(r)) for r in refs)
 
-    for n in used_cards(case):
+    for n in with_referenced(used_cards(case), pool, setup_abilities(case)):
         card = pool.get(n)
         while card is not None:
             add(card.abilities)
@@ -71,7 +105,8 @@ def make_request(case: Case, ruleset: str, extra: tuple[Path, ...] = (), views: 
                  ) -> CaseRequest:
     """The request of ``case``; ``views``: what the harness will read of the reply (:func:`views_read`)."""
     pool = load_cards(case.game, None, extra)
-    cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in sorted(used_cards(case))}
+    cards = {n: pool[n].model_dump(mode="json", exclude_none=True) for n in sorted(with_referenced(used_cards(case), pool,
+                                                                                       setup_abilities(case)))}
     setup = case.setup.model_dump(mode="json", exclude_none=True)
     script = [d.model_dump(mode="json") for d in case.script]
     return CaseRequest(id=case.id, game=case.game, ruleset=ruleset, setup=setup, script=script, cards=cards,

@@ -16,6 +16,7 @@ from .model import Mutant, Patch
 M = "oracle.games.mtg."
 COMBAT, BATTLES, DAMAGE, SBA = M + "combat:", M + "battles:", M + "damage:", M + "sba:"
 ABILITIES = M + "abilities:"
+TRIGGERS = M + "triggers:"
 
 
 def _accepting(reason: str, result: Any = None) -> Any:
@@ -207,6 +208,42 @@ def _one_combat_damage_step(original: Any) -> Any:
     return combat_damage
 
 
+def _enters_trigger_misses_newcomer(original: Any) -> Any:
+    def fire(st: Any, event: str, about: str, **data: Any) -> None:
+        if event != "entered":
+            return original(st, event, about, **data)
+        zone = st.board.zones[(st.board.holder(st.card(about)), "battlefield")]
+        i = zone.index(about)
+        zone.remove(about)  # read: only the permanents already on the battlefield are checked, not the newcomer
+        try:
+            original(st, event, about, **data)
+        finally:
+            zone.insert(i, about)
+    return fire
+
+
+def _discard_chosen_by_the_ability_s_controller(original: Any) -> Any:
+    def who_discards(item: Any, player: str) -> str:
+        return item.controller  # read: the ability's controller chooses the cards the other player discards
+    return who_discards
+
+
+def _copy_enters_with_the_battle_s_counters(original: Any) -> Any:
+    def enter_battlefield(st: Any, script: Any, card: Any, controller: str, clause: str) -> None:
+        original(st, script, card, controller, clause)
+        of = next((e.args["of"] for e in reversed(st.trace.entries)
+                   if e.kind == "became_copy" and e.args.get("card") == card.id), None)
+        if of is None or "defense" not in st.card(of).counters:
+            return
+        n = st.card(of).counters["defense"]  # read: it enters with the counters the battle has now
+        card.counters["defense"] = n
+        for e in reversed(st.trace.entries):
+            if e.kind == "counters_placed" and e.args.get("card") == card.id:
+                e.args["count"] = e.args["defense"] = n
+                break
+    return enter_battlefield
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("mtg-protector-attacks-own-battle", "mtg", "mtg:310.8b",
            "310.8b バトルを守る者は、それを攻撃できない。",
@@ -282,4 +319,20 @@ MUTANTS: tuple[Mutant, ...] = (
            "chooses among those blocking creatures and the player, planeswalker, or battle the creature is attacking.",
            "a trampler may assign damage to what it attacks before its blockers are assigned lethal damage",
            (Patch(COMBAT + "_assignment_valid", _validator_accepting("trample_before_lethal")),)),
+    Mutant("mtg-enters-trigger-misses-its-own-permanent", "mtg", "mtg:603.6a",
+           "all permanents on the battlefield (including the newcomers) are checked for any enters-the-battlefield "
+           "triggers that match the event.",
+           "a permanent's own enters trigger does not trigger: only the permanents already on the battlefield are checked",
+           (Patch(TRIGGERS + "fire", _enters_trigger_misses_newcomer),)),
+    Mutant("mtg-discard-chosen-by-the-ability-s-controller", "mtg", "mtg:701.9b",
+           "By default, effects that cause a player to discard a card allow the affected player to choose which card "
+           "to discard.",
+           "the controller of the ability, not the discarding player, chooses the discarded cards",
+           (Patch(ABILITIES + "who_discards", _discard_chosen_by_the_ability_s_controller),)),
+    Mutant("mtg-copy-of-a-battle-enters-with-its-counters", "mtg", "mtg:ruling.copy-enters-with-defense",
+           "If another permanent enters the battlefield as a copy of a battle, it also enters with that number of "
+           "defense counters.",
+           "a permanent entering as a copy of a battle enters with the counters the battle has now, not its printed "
+           "defense",
+           (Patch(BATTLES + "enter_battlefield", _copy_enters_with_the_battle_s_counters),)),
 )

@@ -111,13 +111,50 @@ def test_a_game_adds_its_own_checks_and_an_example():
     assert render(example) == render(grammar)
 
 
-def test_an_unquoted_on_key_read_by_yaml_as_true_is_refused_with_its_location():
-    """PyYAML's safe loader reads an unquoted ``on:`` key as the boolean True (YAML 1.1): refused where it is, saying
-    to quote it (read silently, it would reach an engine as the JSON key "true")."""
+def test_a_bare_on_key_read_by_yaml_as_true_is_on():
+    """YAML 1.1 reads ``on:`` as the boolean true: ``{destroy: null, on: t}`` from a card file is still ``on: t``."""
     import yaml
+    value = yaml.safe_load("when: {event: became_blocker}\ntargets: [{name: t}]\neffects: [{destroy: null, on: t}]")
+    assert True in value["effects"][0]
+    assert problems(TRIGGERED, value) == []
+    assert parse_triggered(value).effects == (Effect("destroy", None, "t"),)
+    bad = yaml.safe_load("when: {event: became_blocker}\neffects: [{destroy: null, on: u}]")
+    assert any(loc == ("triggered", "effects", 0, "on") for loc, _ in problems(TRIGGERED, bad))
 
-    value = yaml.safe_load("{when: {event: destroyed}, targets: [{name: t}], effects: [{destroy: null, on: t}]}")
-    found = problems(TRIGGERED, value)
-    assert found and found[0][0] == ("triggered", "effects", 0, "on") and '"on"' in found[0][1], found
-    quoted = yaml.safe_load('{when: {event: destroyed}, targets: [{name: t}], effects: [{destroy: null, "on": t}]}')
-    assert problems(TRIGGERED, quoted) == []
+
+def test_a_game_s_own_check_of_the_whole_ability():
+    """``also``: the game's check runs after the core's, on a well-formed value, with its location."""
+    def no_draw_on_destroyed(value, loc, ctx):
+        if value["when"]["event"] == "destroyed" and any("draw" in e for e in value["effects"]):
+            return [(loc + ("effects",), "no draw on destroyed")]
+        return []
+    grammar = triggered_grammar(events=("became_blocker", "destroyed"), effects=EFFECTS, filter=FILTER,
+                                also=no_draw_on_destroyed)
+    assert grammar.check(GOOD, ("triggered",), CTX) == []
+    bad = {"when": {"event": "destroyed"}, "effects": [{"draw": 1}]}
+    assert grammar.check(bad, ("triggered",), CTX) == [(("triggered", "effects"), "no draw on destroyed")]
+    unknown_target = {"when": {"event": "destroyed"}, "effects": [{"draw": 1, "on": "u"}]}
+    assert [loc for loc, _ in grammar.check(unknown_target, ("triggered",), CTX)] == [("triggered", "effects", 0, "on")]
+
+
+@pytest.mark.parametrize("game", ["ijinden", "duelmasters", "mtg"])
+def test_a_bare_on_in_a_card_file_reaches_the_engine_as_on(tmp_path, game):
+    """Every game reads a card file's unquoted ``on:`` (YAML 1.1: the boolean true) as ``on``, and the loaded
+    ability -- what a request sends an engine -- holds the key ``on``, never ``true``."""
+    import json
+
+    from oracle.loader import load_cards, suite_extras
+
+    event = {"ijinden": "destroyed", "duelmasters": "enters", "mtg": "entered"}[game]
+    effect = {"ijinden": "destroy: null", "duelmasters": "destroy: null", "mtg": "deal_damage: 1"}[game]
+    target = "{name: t, filter: {is: creature}}" if game == "mtg" else "{name: t}"
+    folder = tmp_path / game
+    folder.mkdir()
+    (folder / "cards.yaml").write_text(
+        f"schema_version: 1\ngame: {game}\ncards:\n  - name: Test Bare On\n    synthetic: true\n    text: x\n"
+        f"    types: [{'ijin' if game == 'ijinden' else 'creature'}]\n    abilities:\n"
+        f"      - triggered: {{when: {{event: {event}}}, targets: [{target}], effects: [{{{effect}, on: t}}]}}\n",
+        encoding="utf-8")
+    card = load_cards(game, extra=suite_extras(tmp_path, game))["Test Bare On"]
+    sent = json.loads(json.dumps(card.abilities))
+    assert sent[0]["triggered"]["effects"][0]["on"] == "t" and "true" not in sent[0]["triggered"]["effects"][0]

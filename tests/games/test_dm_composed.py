@@ -109,8 +109,8 @@ cards:
      "draw acts on no card named by on"),
     ('{when: {event: enters}, targets: [{name: t}], effects: [{destroy: null, "on": u}]}', ".effects[0].on",
      "'u' names no target of this ability"),
-    ('{when: {event: enters}, targets: [{name: t}], effects: [{destroy: null, on: t}]}', ".effects[0]",
-     "YAML reads a bare on as a boolean"),
+    ('{when: {event: enters}, targets: [{name: t}], effects: [{destroy: null, on: u}]}', ".effects[0].on",
+     "'u' names no target of this ability"),  # a bare on, which YAML reads as true, is on
     ('{when: {event: enters}, targets: [{name: t, count: 0}], effects: [{destroy: null, "on": t}]}',
      ".targets[0].count", "expected int >= 1, got 0"),
     ('{when: {event: enters}, targets: [{name: t, filter: {controller: me}}], effects: [{destroy: null, "on": t}]}',

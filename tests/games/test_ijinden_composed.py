@@ -37,8 +37,8 @@ BAD = [
      "draw and discard are the ability's controller's"),
     ('{triggered: {when: {event: destroyed}, effects: [{destroy: null, "on": t}]}}', ".triggered.effects[0].on",
      "'t' names no target of this ability"),
-    ("{triggered: {when: {event: destroyed}, effects: [{destroy: null, on: this}]}}", ".triggered.effects[0].on",
-     'write "on": quoted'),
+    ("{triggered: {when: {event: destroyed}, targets: [{name: t}], effects: [{destroy: null, on: u}]}}",
+     ".triggered.effects[0].on", "'u' names no target of this ability"),  # a bare on (YAML: true) is on
     ("{triggered: {when: {event: attacked}, effects: [{draw: 1}]}}", ".triggered.when.watch",
      "`attacked` is about a player"),
     ('{triggered: {when: {event: destroyed, condition: {attackers: {min: 3}}}, effects: [{draw: 1}]}}',

@@ -112,6 +112,8 @@ def game(eng: Engine, seats: list[dict[str, list[Any]]], active: int = 0, fmt: s
                         o["chosen_attributes"] = [{"type": "Player", "value": extra["protector"]}]
                     if "counters" in extra:
                         o["counters"] = dict(o.get("counters") or {}, **extra["counters"])
+                    if extra.get("is_token"):  # a token on the battlefield (phase's own flag)
+                        o["is_token"] = True
                 elif zone == "hand":
                     o["zone"] = "Hand"
                     pl["hand"].append(i)

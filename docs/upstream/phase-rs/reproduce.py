@@ -304,7 +304,24 @@ def library121():
     verdict(g.player(1)["is_eliminated"], "bob drew from an empty library and left the game (as 121.4 says)")
 
 
-ALL = {n: f for n, f in globals().items() if n.startswith(("bug", "library", "siege"))}
+def token704():
+    """CR 704.5d: a token returned to its owner's hand ceases to exist (not a bug: phase does it)."""
+    recall = card("Recall", ["Instant"], [], "Return target permanent to its owner's hand.")
+    g, ids = game(engine([BEAR, recall]), [{"battlefield": [("Bear", {"is_token": True})]}, {"hand": ["Recall"]}])
+    b, r = ids[(0, "Bear")], ids[(1, "Recall")]
+    act(g, "PassPriority")
+    act(g, "CastSpell", lambda d: d["object_id"] == r)
+    pass_until(g, lambda g: not g.stack())
+    try:
+        g.object(b)
+        gone = False
+    except ValueError as exc:  # phase no longer has the object
+        print("the token:", exc)
+        gone = True
+    verdict(gone and g.player(0)["hand"] == [], "the token returned to its owner's hand ceased to exist (as 704.5d says)")
+
+
+ALL = {n: f for n, f in globals().items() if n.startswith(("bug", "library", "siege", "token"))}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(ALL):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar
+from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar, unbooled_deep
 from ...core.params import (
     AbilityName,
     Alternatives,
@@ -270,12 +270,7 @@ class Checked(Param):
     example: Any = None
 
     def check(self, value, loc, ctx):
-        if isinstance(value, dict) and isinstance(value.get("effects"), list):
-            for i, e in enumerate(value["effects"]):
-                if isinstance(e, dict) and True in e:
-                    at = loc + ("effects", i)
-                    return [(at, f"{label(at)}: a key read as true: YAML reads a bare on as a boolean; write "
-                                 f"\"on\": (quoted)")]
+        value = unbooled_deep(value)  # a bare `on:` key, which YAML 1.1 reads as true, is on (oracle.core.compose)
         out = self.inner.check(value, loc, ctx)
         if out or not isinstance(value, dict) or "when" not in value:
             return out

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...core.board import normalize_abilities
+from ...core.board import Card, normalize_abilities
+from ...core.compose import THIS, Effect, Triggered, When
 from ...core.script import Refusal, Script
 from . import sba
 from .casting import put_spell, transformed_cast
 from .clauses import (
-    CR121_1, CR122_1A, CR400_7, CR701_34A,
-    CR310_4C, CR310_8D, CR310_8G, CR310_11B, CR506_4, CR508_1M, CR508_5, CR613_1B, CR613_1D, CR707_2,
+    CR111_2, CR121_1, CR608_2C, CR701_9B, CR122_1A, CR400_7, CR701_34A,
+    CR310_4C, CR310_8D, CR310_8G, CR310_11B, CR506_4, CR508_5, CR613_1B, CR613_1D, CR707_2,
     RULING_REMOVED_FROM_COMBAT, SUMMARY_ANY_TARGET, SUMMARY_NO_COMBAT,
 )
 from .damage import deal, lose_life
@@ -219,15 +220,124 @@ def drained_player(st: State, target: str | None) -> tuple[str | None, str]:
     return who, st.c(CR310_8D if not_controller else CR508_5)
 
 
-def _attack_drain(st: State, script: Script, item: StackItem) -> None:
-    """508.1m: "whenever this creature attacks, the defending player loses N life" (synthetic)."""
-    who, clause = drained_player(st, item.data["target"])
-    st.trace.emit("resolved", st.c(CR508_1M), card=item.card, ability="attack_drain", player=item.controller)
-    if who is not None and who not in st.lost:
-        lose_life(st, who, item.data["n"], clause)
-
-
 TRIGGER_EFFECTS: dict[str, Callable[[State, Script, StackItem], None]] = {
     "siege": _siege,
-    "attack_drain": _attack_drain,
 }
+"""The named triggered abilities the engine does not compose: the Siege's (310.11b). Its trigger event is the last
+defense counter leaving a Siege (310.6, 310.11b), its effect exiles the battle and offers a cast of its back face
+without paying its mana cost (310.11b, with 601.2c's targets), and whether the battle goes to the graveyard while
+the ability waits is 310.7/704.5v's: each part is CR 310's own, with no counterpart among the composed parts."""
+
+
+# -- composed abilities (triggers.py interprets them) ----------------------------------------------------------
+
+SHORTHAND: dict[str, Callable[[Any], Triggered]] = {
+    "attack_drain": lambda n: Triggered(name="attack_drain", when=When("became_attacker", THIS),
+                                        effects=(Effect("defending_player_loses_life", n, THIS),)),
+}
+"""Each named triggered ability of Magic as the composition it is shorthand for (the engine runs it through
+triggers.py like any ``triggered``; traces name it by its shorthand name)."""
+
+
+def _effect_deal_damage(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    """120.3: the ability's source deals N damage to each of ``on`` (one moment)."""
+    with st.trace.simultaneous():
+        for x in on:
+            deal(st, item.card, x, n, combat=False, clause=st.c(CR608_2C))
+
+
+def _effect_draw(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    """121.2: each player of ``on`` (default: the ability's controller) draws N, one card at a time."""
+    for p in on or [item.controller]:
+        _draw(st, script, StackItem(item.card, p), n)
+
+
+def _effect_lose_life(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    with st.trace.simultaneous():
+        for p in on:
+            lose_life(st, p, n, st.c(CR608_2C))
+
+
+def _effect_defending_player_loses_life(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    """508.5: the defending player for each attacking creature of ``on`` loses N life: for the creature the event
+    was about, the player, planeswalker or battle it attacked when the ability triggered (drained_player)."""
+    for cid in on:
+        target = item.data.get("target") if cid == item.data.get("subject") else (
+            st.combat.attackers.get(cid) if st.combat else None)
+        who, clause = drained_player(st, target)
+        if who is not None and who not in st.lost:
+            lose_life(st, who, n, clause)
+
+
+def _effect_put_p1p1_counters(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    for cid in on:
+        c = st.card(cid)
+        if c.zone == "battlefield" and st.is_creature(c):
+            c.counters["+1/+1"] = c.counters.get("+1/+1", 0) + n
+            st.trace.emit("counters_placed", st.c(CR122_1A), card=c.id, kind="+1/+1", count=n, defense=None)
+
+
+def _effect_create_token(st: State, script: Script, item: StackItem, param: dict, on: list[str]) -> None:
+    """111.1/111.2: the ability's controller creates ``count`` tokens of the pool's card ``card`` (111.3: its
+    characteristics are the card's), one moment; each is ``<source id>.token<n>`` (n counts that source's tokens).
+    603.6a: each then is a permanent entering, checked for enters triggers (the others' and its own)."""
+    from .triggers import fire
+    name, count = param["card"], param.get("count", 1)
+    d = st.cards_def.get(name)
+    if d is None:
+        raise KeyError(f"create_token: no card {name!r} in the pool")
+    made: list[str] = []
+    with st.trace.simultaneous():
+        for _ in range(count):
+            k = 1
+            while f"{item.card}.token{k}" in st.board.cards:
+                k += 1
+            tid = f"{item.card}.token{k}"
+            c = Card(id=tid, name=name, owner=item.controller, controller=item.controller, zone="battlefield",
+                     definition=d, entered_this_turn=True, abilities=normalize_abilities(d.get("abilities", [])),
+                     props={"face": "front", "token": True, "entered": True})
+            st.board.place(c)
+            made.append(tid)
+            st.trace.emit("token_created", st.c(CR111_2), card=tid, player=item.controller, name=name)
+    for tid in made:
+        fire(st, "entered", tid)
+
+
+def who_discards(item: StackItem, player: str) -> str:
+    """701.9b: who chooses the cards ``player`` discards -- by default the discarding player."""
+    return player
+
+
+def _effect_discard(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    """701.9b: "By default, effects that cause a player to discard a card allow the affected player to choose which
+    card to discard": each player of ``on`` chooses N cards of their hand (``discard``; with N or fewer in hand, all
+    of them, nothing asked), then they move to the graveyard, one moment (701.9a)."""
+    for p in on:
+        hand = list(st.board.zones[(p, "hand")])
+        if len(hand) <= n:
+            chosen = hand
+        else:
+            def valid(d, hand=hand, p=p) -> list[str]:
+                x = d.args if isinstance(d.args, list) else [d.args]
+                if len(x) != n or len(set(map(str, x))) != n or any(c not in hand for c in x):
+                    raise Refusal("illegal_discard", f"discard {n} of {p}'s hand {hand}, got {d.args}",
+                                  clause=st.c(CR701_9B))
+                return list(x)
+            _, chosen = script.decide(who_discards(item, p), ("discard",), st.c(CR701_9B), valid)
+        with st.trace.simultaneous():
+            for cid in chosen:
+                st.board.move(cid, "graveyard", st.c(CR701_9B))
+                st.trace.emit("discarded", st.c(CR701_9B), card=cid, player=p)
+
+
+COMPOSED_EFFECTS: dict[str, Callable[[State, Script, StackItem, Any, list[str]], None]] = {
+    "deal_damage": _effect_deal_damage,
+    "draw": _effect_draw,
+    "lose_life": _effect_lose_life,
+    "defending_player_loses_life": _effect_defending_player_loses_life,
+    "put_p1p1_counters": _effect_put_p1p1_counters,
+    "create_token": _effect_create_token,
+    "discard": _effect_discard,
+}
+"""Magic's effect table (vocabulary.EFFECTS): each takes the resolving ability, the effect's parameter and the
+players or permanents its ``on`` names now (triggers.resolve)."""

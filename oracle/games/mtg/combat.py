@@ -14,11 +14,11 @@ from .damage import deal
 from .editions import FREE_DAMAGE_DIVISION
 from .requirements import most_obeyable, obeyed
 from .priority import priority_step
-from .state import Combat, StackItem, State
+from .triggers import fire
+from .state import Combat, State
 from .clauses import (
     CR510_4, CR702_4B, CR702_7B, CR702_19B, CR702_19D,
-    CR310_8B, CR310_8C, CR310_8D, CR506_2, CR506_2A, CR506_4C, CR508_1, CR508_1A, CR508_1B, CR508_1F, CR508_1K, CR508_1M,
-    CR509_1A, CR509_1C, CR509_1G, CR509_1H, CR510_1A, CR510_1B, CR510_1C, CR511_3, SUMMARY_ATTACK_BATTLE,
+    CR310_8B, CR310_8C, CR310_8D, CR506_2, CR506_2A, CR506_4C, CR508_1, CR508_1A, CR508_1B, CR508_1F, CR508_1K, CR509_1A, CR509_1C, CR509_1G, CR509_1H, CR510_1A, CR510_1B, CR510_1C, CR511_3, SUMMARY_ATTACK_BATTLE,
     SUMMARY_NO_COMBAT, SUMMARY_TWO_HEADED_GIANT,
 )
 
@@ -107,10 +107,8 @@ def declare_attackers(st: State, script: Script) -> bool:
                         and st.card(t).controller != p), None)
             cb.defending.append(p)
             st.trace.emit("defending_player", _defending_clause(st, via), player=p, via=via)
-    for cid, target in attacks.items():  # 508.1m: attack triggers
-        for n in st.params(st.card(cid), "attack_drain"):
-            st.pending.append(StackItem(cid, st.active, "attack_drain", [], {"n": n, "target": target}))
-            st.trace.emit("triggered", st.c(CR508_1M), card=cid, ability="attack_drain", player=st.active)
+    for cid, target in attacks.items():  # 508.1m: attack triggers (603.2: one event per attacking creature)
+        fire(st, "became_attacker", cid, target=target, attackers=len(attacks))
     priority_step(st, script)  # 508.2
     return True
 

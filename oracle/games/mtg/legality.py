@@ -7,6 +7,9 @@ Candidates per kind (finite; the validators keep the legal ones):
 - ``pass``, ``end_main``, ``concede``: their one form; ``cast_transformed``: true or false, or ``{targets: [...]}`` with 1 or 2
   distinct targets among the players and the permanents (310.11b, 601.2c).
 - ``choose_protector``: every player (310.8a, 310.11a).
+- ``choose_targets``: for the composed ability going on the stack (the top of the stack), every choice of its
+  ``count`` distinct players and permanents for each target it chooses, by name (603.3d, 601.2c).
+- ``choose_copy``: null or any permanent (707.2). ``use_optional``: true or false (603.5). ``discard``: every set of cards of the deciding player's hand (701.9b).
 - ``proliferate``: every set of distinct players and permanents (701.34a), as a set.
 - ``declare_attackers``: every map of some of the active player's permanents to an attack target, a player
   or a permanent (508.1a, 508.1b, 310.8b), as a set of pairs.
@@ -30,7 +33,8 @@ from .combat import assignment_choices
 from .state import State
 
 ENUMERATED = frozenset({"cast", "pass", "end_main", "cast_transformed", "choose_protector", "declare_attackers",
-                        "declare_blockers", "assign_combat_damage", "proliferate", "concede"})
+                        "declare_blockers", "assign_combat_damage", "proliferate", "concede", "choose_targets",
+                        "use_optional", "discard", "choose_copy"})
 UNENUMERATED: dict[str, str] = {}
 """Every Magic decision of the engine has finitely many forms (damage splits add up to the power)."""
 
@@ -93,6 +97,25 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind == "assign_combat_damage":
             for split in _damage_assignments(st):
                 yield kind, split
+        elif kind == "choose_copy":  # 707.2: any permanent, or none
+            yield kind, None
+            yield from ((kind, cid) for cid in permanents)
+        elif kind == "use_optional":
+            yield kind, True
+            yield kind, False
+        elif kind == "discard":
+            hand = list(board.zone(player, "hand"))
+            for n in range(1, len(hand) + 1):
+                for subset in itertools.combinations(hand, n):
+                    yield kind, list(subset)
+        elif kind == "choose_targets":
+            ab = st.stack[-1].data.get("composed") if st.stack else None
+            chosen = [t for t in ab.targets if not t.every] if ab else []
+            options = [*board.players, *permanents]
+            per_target = [[(t.name, list(ids)) for ids in itertools.permutations(options, int(t.count))]
+                          for t in chosen]
+            for combo in itertools.product(*per_target):
+                yield kind, dict(combo)
 
 
 def key(kind: str, parsed: Any) -> Hashable:
@@ -102,8 +125,10 @@ def key(kind: str, parsed: Any) -> Hashable:
         return frozenset((aid, tuple(split.items())) for aid, split in parsed.items())
     if kind == "cast":
         return parsed[0], tuple(parsed[1])
-    if kind == "proliferate":
+    if kind in ("proliferate", "discard"):
         return frozenset(parsed)
+    if kind == "choose_targets":
+        return frozenset((name, frozenset(ids)) for name, ids in parsed.items())
     if kind == "cast_transformed":  # None: not cast; a list: cast with these targets (in order)
         return None if parsed is None else tuple(parsed)
     return freeze(parsed)

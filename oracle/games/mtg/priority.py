@@ -12,6 +12,7 @@ from . import sba
 from .casting import cast_validator, put_spell
 from .clauses import CR117_3B, CR117_3D
 from .resolution import resolve_top
+from .triggers import put_on_stack
 from .state import State
 
 
@@ -40,8 +41,9 @@ def settle(st: State, script: Script) -> None:
     if st.pending:
         order = st.from_active()
         st.pending.sort(key=lambda i: order.index(i.controller) if i.controller in order else 99)
-        st.stack.extend(st.pending)
-        st.pending.clear()
+        waiting, st.pending = st.pending, []
+        for item in waiting:  # 603.3b: in APNAP order; 603.3d: a composed ability's targets chosen as it goes on
+            put_on_stack(st, script, item)
 
 
 def priority_round(st: State, script: Script, first: int = 0, passed: int = 0, opening: str | None = None) -> bool:

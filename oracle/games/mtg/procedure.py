@@ -106,7 +106,7 @@ def project(st: State) -> dict[str, Any]:
     cards = {}
     cb = st.combat
     for cid, c in st.board.cards.items():
-        if c.name is None:
+        if c.name is None or c.props.get("ceased"):  # 704.5d: a token that ceased to exist is nowhere
             continue
         p, t = st.pt(c)
         cards[cid] = {

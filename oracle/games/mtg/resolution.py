@@ -10,12 +10,16 @@ from .battles import enter_battlefield
 from .casting import PERMANENT_TYPES, spell_effect, target_ok
 from .clauses import CR310_2, CR608_2B, CR608_2N, CR608_3A
 from .state import State
+from .triggers import resolve
 
 
 def resolve_top(st: State, script: Script) -> None:
     item = st.stack.pop()
     if item.ability is not None:
-        TRIGGER_EFFECTS[item.ability](st, script, item)
+        if "composed" in item.data:  # a composed ability, or a named one that is shorthand for one
+            resolve(st, script, item)
+        else:
+            TRIGGER_EFFECTS[item.ability](st, script, item)
         return
     c = st.card(item.card)
     if any(t in PERMANENT_TYPES for t in st.types(c)):

@@ -13,7 +13,7 @@ from .editions import SIEGE_ONLY_TRIGGER_EXCEPTION
 from .state import State
 from .clauses import (
     CR104_2A, CR104_3A, CR121_4,
-    CR310_7, CR310_9, CR310_10, CR506_4, CR704_5A, CR704_5F, CR704_5G, CR704_5I, CR800_4A, CR20260807_310_7,
+    CR310_7, CR310_9, CR310_10, CR506_4, CR704_5A, CR704_5D, CR704_5F, CR704_5G, CR704_5I, CR800_4A, CR20260807_310_7,
     CR20260807_310_8,
 )
 
@@ -60,7 +60,9 @@ def _check_once(st: State, script: Script) -> bool:
         prot = c.props.get("protector")
         if (prot is None or prot in st.lost or prot not in legal_protectors(st, c)) and not _attacked(st, c.id):
             protectors.append((c.id, "graveyard" if going else ""))
-    if not (losers or drew_from_empty or to_graveyard or unattach or protectors):
+    gone = [c for c in st.board.cards.values() if c.zone != "battlefield" and not c.props.get("ceased")
+            and st.is_token(c)]  # 704.5d / 111.7
+    if not (losers or drew_from_empty or to_graveyard or unattach or protectors or gone):
         return False
 
     # 310.10: the choices first (the controller chooses; a battle with no legal choice goes to the graveyard)
@@ -85,6 +87,10 @@ def _check_once(st: State, script: Script) -> bool:
             st.trace.emit("unattached", st.c(CR310_9), card=bid, **{"from": b.props.pop("attached_to")})
         for cid, clause in to_graveyard:
             leave_battlefield(st, cid, "graveyard", clause)
+        for c in gone:  # it ceases to exist: out of every zone (and of the final state)
+            st.board.zones[(st.board.holder(c), c.zone)].remove(c.id)
+            c.props["ceased"] = True
+            st.trace.emit("ceased_to_exist", st.c(CR704_5D), card=c.id)
     st.lost.update(losers + drew_from_empty)  # 704.3: at once (104.4a: all of them at once is a draw)
     for p in losers:
         _lose(st, p)

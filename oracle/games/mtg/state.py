@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.board import Board, Card, build_board, normalize_abilities
+from ...core.compose import THIS, parse_static
 from ...core.trace import Trace
 from ...model import CaseRequest
 from .clauses import CR20260807_506_4
@@ -55,6 +56,7 @@ class State:
     ruleset: str = "cr-20231117"  # the edition (editions.py)
     resolved: bool = False  # a spell or ability has just resolved: the next priority is 117.3b's
     implied: list[tuple[int, str]] = field(default_factory=list)  # implied passes: (script index before, player)
+    statics: bool = False  # some card of the case has a static ability (State.granted is asked only then)
 
     # -- clauses of the edition -----------------------------------------------------------
     def c(self, clause: str) -> str:
@@ -127,6 +129,10 @@ class State:
     def is_siege(self, c: Card) -> bool:
         return self.is_battle(c) and "Siege" in self.subtypes(c)
 
+    def is_token(self, c: Card) -> bool:
+        """111.1: a token (created by an effect, or a setup card whose pool card is marked ``props: {token: true}``)."""
+        return bool(c.props.get("token") or (self.cards_def.get(c.name or "", {}).get("props") or {}).get("token"))
+
     def is_creature(self, c: Card) -> bool:
         return "creature" in self.types(c)
 
@@ -150,10 +156,29 @@ class State:
 
     def has(self, c: Card, ability: str) -> bool:
         own = [a for a, _ in c.abilities if a == ability]
-        return bool(own)
+        return bool(own) or (self.statics and any(a == ability for a, _ in self.granted(c)))
 
     def params(self, c: Card, ability: str) -> list[Any]:
-        return [p for a, p in c.abilities if a == ability]
+        return [p for a, p in c.abilities if a == ability] + (
+            [p for a, p in self.granted(c) if a == ability] if self.statics else [])
+
+    def granted(self, c: Card) -> list[tuple[str, Any]]:
+        """604.1/613.1f: the abilities the static abilities of permanents on the battlefield grant ``c`` (a
+        permanent) while their sources are there: ``affects: this`` or a filter read from the source's controller's
+        side (triggers.matches)."""
+        if c.zone != "battlefield":
+            return []
+        from .triggers import matches  # triggers imports this module
+        out: list[tuple[str, Any]] = []
+        for src in self.battlefield():
+            for name, param in src.abilities:
+                if name != "static":
+                    continue
+                s = parse_static(param)
+                if (s.affects == THIS and src.id == c.id) or (
+                        isinstance(s.affects, dict) and matches(self, s.affects, c.id, src.id, src.controller)):
+                    out += list(s.grants)
+        return out
 
     def defending_for(self, target: str) -> str | None:
         """The defending player for an attack on ``target`` (310.8d: a battle's protector)."""
@@ -199,6 +224,9 @@ def build(request: CaseRequest, trace: Trace) -> State:
     st.two_headed = len(set(team.values())) < len(players)
     for cs, pid, zone in given:  # Board.place files a battlefield card under its controller, others under the owner
         board.place(card_of_setup(st, cs, pid, zone))
+    st.statics = any(a == "static" for c in board.cards.values() for a, _ in c.abilities) or any(
+        a == "static" or (isinstance(a, dict) and "static" in a)
+        for d in request.cards.values() for f in (d, d.get("back") or {}) for a in f.get("abilities") or ())
     return st
 
 

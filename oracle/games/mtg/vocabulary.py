@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from .setups import STEPS
-from ...core.params import Field, Int, Mapping, Nothing
+from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar, unbooled
+from ...core.params import Bool, Context, Field, Int, Keyed, Loc, Mapping, Nothing, OneOf, Param, Problem, label, shown
 from ...core.vocabulary import (
     CORE_EVENTS,
     CORE_REASONS,
@@ -42,6 +46,13 @@ EVENTS = specs(
     EventSpec("control_changed", ("card", "player"), "a permanent's controller changes", "card"),
     EventSpec("types_changed", ("card", "types"), "a type-changing effect applies (types: the card types after)", "card"),
     EventSpec("became_copy", ("card", "of"), "a permanent becomes a copy of another permanent", "card"),
+    EventSpec("token_created", ("card", "player", "name"),
+              "111.1/111.2: an effect creates a token on the battlefield; the player who creates it owns and controls "
+              "it (card: the token's id, `<source id>.token<n>`; name: its card in the pool)", "card"),
+    EventSpec("ceased_to_exist", ("card",), "704.5d/111.7: a token in a zone other than the battlefield ceases to "
+              "exist (a state-based action; it is then in no zone and not in the final state)", "card"),
+    EventSpec("discarded", ("card", "player"), "701.9a: a card moves from its owner's hand to their graveyard "
+              "(with its `moved` in the same moment)", "card"),
     EventSpec("combat_ended", ("player",), "511: the end of combat step; every creature stops attacking and blocking",
               "player"),
 )
@@ -76,6 +87,19 @@ DECISIONS = specs(
     DecisionSpec("proliferate", "[permanent id, ...] ([] for none)",
                  "701.34a: as a proliferate spell resolves, its controller chooses any number of permanents that "
                  "have a counter"),
+    DecisionSpec("choose_targets", "{target name: id | [id, ...], ...} (one id for a target of count 1)",
+                 "603.3d/601.2c: as a composed triggered ability with targets is put on the stack, its controller "
+                 "chooses them, each by the name the ability gives it (asked in the order the abilities go on the "
+                 "stack, APNAP)"),
+    DecisionSpec("use_optional", "bool",
+                 "603.5: as an optional (\"may\") composed triggered ability resolves, its controller chooses whether "
+                 "to do it"),
+    DecisionSpec("choose_copy", "permanent id | null",
+                 "707.2/614.1c: as a permanent with enters_as_copy enters, its controller chooses the permanent it "
+                 "enters as a copy of (one its filter allows), or null: it enters as itself"),
+    DecisionSpec("discard", "[card id, ...]",
+                 "701.9b: the discarding player chooses that many cards of their hand (all of them when they hold no "
+                 "more)"),
     DecisionSpec("cast_transformed", "bool | {targets: [id, ...]}",
                  "310.11b: as the Siege trigger resolves, its controller may cast it transformed without paying its "
                  "mana cost; a back face with a target is given it as it is cast (601.2c): {targets: [...]}"),
@@ -112,6 +136,8 @@ REASONS = {
     "no_counters": "701.34a: proliferate chooses only permanents and players that have a counter",
     "trample_before_lethal": "702.19b: damage is assigned to what a trampler attacks only once all its blockers are "
                              "assigned lethal damage",
+    "illegal_discard": "701.9b: the discard names cards not in the discarding player's hand, or not as many as it "
+                       "discards",
     "illegal_damage_assignment": "510.1c: the damage must add up to the attacker's power (cr-20231117: lethal to each blocker in order before the next)",
 }
 
@@ -124,6 +150,138 @@ COUNT = Int(minimum=1)
 """A number: damage (120.3), cards drawn (121.2), counters (122.1), life lost (119.3); each effect uses it as is."""
 POWER_TOUGHNESS = Mapping((Field("power", Int()), Field("toughness", Int())))
 """The P/T a permanent becomes (abilities._become_creature: ``pt["power"], pt["toughness"]``)."""
+
+# -- composed abilities (oracle.core.compose, issue 25): Magic's parts, each stated once ---------------------
+
+KINDS = ("permanent", "creature", "battle", "planeswalker", "player", "any_target")
+"""What a filter is: a permanent of that card type, a player, or any target (115.4: a creature, player,
+planeswalker or battle)."""
+FILTER = Mapping((
+    Field("is", OneOf(KINDS), "permanent"),
+    Field("controller", OneOf(("you", "opponent", "any")), "any",
+          "any (a player: themselves; you = the ability's controller, opponent = an opponent of theirs)"),
+    Field("other", Bool(), False, "false (true: not the ability's own card)"),
+))
+"""A target's filter, a static ability's affected cards, an event condition's entering card."""
+TRIGGER_EVENTS = ("entered", "became_attacker")
+"""A composed trigger's events: ``entered`` -- a permanent enters the battlefield (603.6a; the trace's
+``moved {to: battlefield}`` or ``token_created``); ``became_attacker`` -- a creature is declared as an attacker
+(508.1m; the trace's ``became_attacker``)."""
+EVENT_CONDITION = Mapping((
+    Field("is", OneOf(KINDS[:4]), None, "any permanent"),
+    Field("attackers_at_least", Int(minimum=1), None, "any number"),
+))
+"""What the event must also be: the card it is about is ``is`` (603.6a "Whenever a [type] enters"); at least N
+creatures were declared attackers with it (became_attacker only; 508.1m, 603.2: "Whenever this and at least two
+other creatures attack" is 3)."""
+@dataclass(frozen=True, slots=True)
+class CardName(Param):
+    """A card of the pool, by its name (a token's definition: 111.3, its characteristics are the card's)."""
+
+    def check(self, value, loc, ctx):
+        if not isinstance(value, str) or not value.strip():
+            return [(loc, f"{label(loc)}: expected a card name of the pool, got {shown(value)}")]
+        return []
+
+    def grammar(self):
+        return "card name"
+
+    def fits(self, value):
+        return isinstance(value, str)
+
+    def sample(self, ctx):
+        return "Oracle Soldier Token"
+
+
+TOKEN = Mapping((Field("card", CardName()), Field("count", COUNT, 1)))
+"""create_token's parameter: which card of the pool defines the token (111.3) and how many are created."""
+EFFECTS = Keyed("effect", "Magic", (
+    ("draw", COUNT),
+    ("deal_damage", COUNT),
+    ("lose_life", COUNT),
+    ("defending_player_loses_life", COUNT),
+    ("put_p1p1_counters", COUNT),
+    ("create_token", TOKEN),
+    ("discard", COUNT),
+))
+"""The effects a composed ability does, in order (abilities.COMPOSED_EFFECTS does them): ``deal_damage`` N to
+``on`` (required: a target, this or subject; 120.3); ``draw`` N (121.2; ``on`` a player target, else the
+ability's controller); ``lose_life`` N (119.3; ``on`` a player target, required); ``defending_player_loses_life``
+N (508.5: the defending player for the attacking creature ``on``, default this); ``put_p1p1_counters`` N on
+``on`` (default this; a creature, 122.1a); ``create_token`` (111.2: the ability's controller creates ``count``
+tokens of ``card``; no ``on``); ``discard`` N (701.9b: the player ``on`` -- a player target, required --
+chooses N cards of their hand)."""
+PLAYER_EFFECTS = {"draw": False, "lose_life": True, "discard": True}
+"""Effects that act on a player (``on`` a target whose filter is ``is: player``), and whether ``on`` is required."""
+
+
+def _composed_check(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
+    """What one part of a Magic composition says of another: an event condition the event has, and each effect
+    ``on`` what it can act on (a player effect on a player target, a permanent's effect on a permanent)."""
+    out: list[Problem] = []
+    when = value.get("when") or {}
+    if "attackers_at_least" in (when.get("condition") or {}) and when.get("event") != "became_attacker":
+        at = loc + ("when", "condition", "attackers_at_least")
+        out.append((at, f"{label(at)}: only a became_attacker trigger counts attackers (this one is "
+                        f"{when.get('event')})"))
+    kinds = {t["name"]: (t.get("filter") or {}).get("is", "permanent") for t in value.get("targets") or []}
+    for i, e in enumerate(map(unbooled, value.get("effects") or [])):
+        kind = next(k for k in e if k != "on")
+        on = e.get("on")
+        at = loc + ("effects", i) + (("on",) if on is not None else ())
+        is_ = kinds.get(on) if on not in (THIS, SUBJECT) else "permanent"
+        if kind in PLAYER_EFFECTS:
+            if on is None and not PLAYER_EFFECTS[kind]:
+                continue
+            if is_ != "player":
+                out.append((at, f"{label(at)}: {kind} acts on a player: write on: <the name of a target with "
+                                f"filter {{is: player}}>"))
+        elif kind == "deal_damage":
+            if on is None or (is_ == "permanent" and on not in (THIS, SUBJECT)):
+                out.append((at, f"{label(at)}: deal_damage needs on: this, subject or a target that is a creature, "
+                                f"planeswalker, battle, player or any_target"))
+        elif kind == "create_token":
+            if on is not None:
+                out.append((at, f"{label(at)}: create_token acts on nothing (its controller creates the tokens, "
+                                f"111.2); leave on out"))
+        elif is_ in ("player", "any_target"):
+            out.append((at, f"{label(at)}: {kind} acts on a permanent, and target {on!r} may be a player"))
+    return out
+
+
+TRIGGERED = triggered_grammar(events=TRIGGER_EVENTS, effects=EFFECTS, filter=FILTER, event_condition=EVENT_CONDITION,
+                              also=_composed_check)
+
+
+@dataclass(frozen=True, slots=True)
+class Sampled(Param):
+    """A grammar with the sample value given (what generators add for an ability no card writes): a static ability's
+    sample must grant something."""
+
+    inner: Param
+    value: Any
+
+    def check(self, value, loc, ctx):
+        return self.inner.check(value, loc, ctx)
+
+    def grammar(self):
+        return self.inner.grammar()
+
+    def fits(self, value):
+        return self.inner.fits(value)
+
+    def sample(self, ctx):
+        return self.value
+
+    def named(self):
+        return self.inner.named()
+
+
+GRANTABLE = ("flying", "reach", "menace", "must_be_blocked", "lure", "blocks_each_combat", "first_strike",
+             "double_strike", "trample", "haste", "vigilance")
+"""The abilities a static ability may grant: the keywords and block requirements the engine reads of a permanent as
+it decides (State.has); a granted triggered ability or spell effect would be read nowhere, so it is refused."""
+STATIC = Sampled(static_grammar(affects=FILTER, grants=OneOf(GRANTABLE)), {"grants": ["vigilance"]})
 
 ABILITIES = specs(
     AbilitySpec("flying", NONE, "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
@@ -164,7 +322,22 @@ ABILITIES = specs(
     AbilitySpec("return_to_hand", NONE, "spell: return target permanent to its owner's hand (400.7: a new object)",
                 "synthetic"),
     AbilitySpec("attack_drain", COUNT,
-                "triggered: whenever this creature attacks, the defending player (for it) loses N life", "synthetic"),
+                "triggered: whenever this creature attacks, the defending player (for it) loses N life; shorthand for "
+                "{triggered: {name: attack_drain, when: {event: became_attacker}, effects: "
+                "[{defending_player_loses_life: N}]}} (abilities.SHORTHAND)", "synthetic"),
+    AbilitySpec("triggered", TRIGGERED,
+                "a triggered ability composed of parts (603): when (event, whose card it watches, condition), "
+                "optional (603.5 \"may\", asked as it resolves: use_optional), targets (chosen as it is put on the "
+                "stack, 603.3d: choose_targets; count: all = every permanent the filter allows, nothing chosen), "
+                "effects in order (608.2c); see cases/mtg/PROCEDURE.md, \"Composed abilities\"", "CR 603"),
+    AbilitySpec("enters_as_copy", FILTER,
+                "replacement (614.1c): you may have this permanent enter as a copy of a permanent on the battlefield "
+                "the filter allows (choose_copy as it enters, 707.2); a copy of a battle enters with the battle's "
+                "printed defense in defense counters and a protector chosen as it enters "
+                "(mtg:ruling.copy-enters-with-defense, 310.4b, 310.8a/310.11a)", "CR 707.2, 614.1c"),
+    AbilitySpec("static", STATIC,
+                "a static ability (604): the permanents it affects (this, or a filter read from its controller's "
+                "side) have the abilities it grants while it is on the battlefield (613.1f)", "CR 604"),
 )
 
 PLAYER_FIELDS = {
@@ -192,7 +365,7 @@ CARD_FIELDS = {
 }
 
 FIELD_EVENTS = {
-    "zone": ("moved", "cast", "drew"),
+    "zone": ("moved", "cast", "drew", "token_created", "ceased_to_exist"),
     "controller": ("control_changed",),
     "face": ("cast",),
     "types": ("types_changed", "became_copy"),

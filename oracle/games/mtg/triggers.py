@@ -1,0 +1,177 @@
+"""Composed triggered abilities (issue 25; oracle.core.compose): which abilities an event triggers (603.2), how
+they go on the stack with their targets (603.3, 603.3d, 601.2c) and how they resolve (603.5, 608.2b, 608.2c).
+
+A permanent's triggered abilities are its ``triggered`` compositions and its named triggered abilities read as
+compositions through :data:`abilities.SHORTHAND` (``attack_drain``); the Siege's 310.11b trigger stays named
+(``siege``, abilities.TRIGGER_EFFECTS: it is tied to CR 310). A triggered ability on the stack is a
+:class:`~.state.StackItem` whose ``data["composed"]`` is its :class:`~oracle.core.compose.Triggered`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.board import Card
+from ...core.compose import SUBJECT, THIS, Triggered, parse_triggered, watched
+from ...core.script import Refusal, Script
+from .clauses import CR508_1M, CR603_3D, CR603_5, CR603_6A, CR608_2B
+from .state import StackItem, State
+
+EVENT_CLAUSES = {"entered": CR603_6A, "became_attacker": CR508_1M}
+"""The clause a composed trigger's ``triggered`` and ``resolved`` entries carry, by its event."""
+
+
+def triggered_abilities(c: Card) -> list[Triggered]:
+    """The card's triggered abilities as compositions, in the order the card lists them: ``triggered`` ones and
+    named ones that are shorthand (abilities.SHORTHAND)."""
+    from .abilities import SHORTHAND  # abilities imports the modules that import this one
+    out: list[Triggered] = []
+    for name, param in c.abilities:
+        if name == "triggered":
+            out.append(parse_triggered(param))
+        elif name in SHORTHAND:
+            out.append(SHORTHAND[name](param))
+    return out
+
+
+# -- filters ---------------------------------------------------------------------------------------------------
+
+def matches(st: State, flt: dict[str, Any] | None, x: Any, source: str, controller: str) -> bool:
+    """Whether ``x`` (a player or permanent id) is one the filter allows, read from ``controller``'s side (the
+    ability's controller) for the ability of ``source``. No filter: any permanent."""
+    flt = flt or {}
+    kind = flt.get("is", "permanent")
+    whose = flt.get("controller", "any")
+    if x in st.board.players:
+        if kind not in ("player", "any_target") or x in st.lost:
+            return False
+        return whose == "any" or (x == controller) == (whose == "you")
+    if kind == "player" or not isinstance(x, str) or x not in st.board.cards:
+        return False
+    c = st.card(x)
+    if c.zone != "battlefield" or (flt.get("other") and x == source):
+        return False
+    if kind == "any_target":
+        if not (st.is_creature(c) or st.is_planeswalker(c) or st.is_battle(c)):
+            return False
+    elif kind != "permanent" and kind not in st.types(c):
+        return False
+    if whose == "you":
+        return c.controller == controller
+    if whose == "opponent":
+        return c.controller in st.opponents(controller)
+    return True
+
+
+def every(st: State, flt: dict[str, Any] | None, source: str, controller: str) -> list[str]:
+    """Every player and permanent the filter allows (a target of ``count: all``), players first in turn order."""
+    players = [p for p in st.from_active() if matches(st, flt, p, source, controller)]
+    return players + [c.id for c in st.battlefield() if matches(st, flt, c.id, source, controller)]
+
+
+# -- triggering (603.2) ------------------------------------------------------------------------------------------
+
+def fire(st: State, event: str, about: str, **data: Any) -> None:
+    """603.2: an event about permanent ``about`` happened; every composed triggered ability of a permanent on the
+    battlefield (603.6a: the newcomers included) whose trigger matches it triggers: it waits in ``st.pending`` for
+    the next time a player would receive priority, and a ``triggered`` entry says so."""
+    subject = st.card(about)
+    for c in st.battlefield():
+        for ab in triggered_abilities(c):
+            w = ab.when
+            if w.event != event or not watched(w.watch, c.controller, c.id, about, subject.controller):
+                continue
+            if not _event_condition(st, w.condition, subject, data):
+                continue
+            st.pending.append(StackItem(c.id, c.controller, ab.name, [], {"composed": ab, "subject": about, **data}))
+            st.trace.emit("triggered", st.c(EVENT_CLAUSES[event]), card=c.id, ability=ab.name, player=c.controller)
+
+
+def _event_condition(st: State, cond: dict[str, Any] | None, subject: Card, data: dict[str, Any]) -> bool:
+    if not cond:
+        return True
+    kind = cond.get("is")
+    if kind is not None and kind != "permanent" and kind not in st.types(subject):
+        return False
+    least = cond.get("attackers_at_least")
+    return least is None or data.get("attackers", 0) >= least
+
+
+# -- putting on the stack (603.3d) ---------------------------------------------------------------------------------
+
+def put_on_stack(st: State, script: Script, item: StackItem) -> bool:
+    """603.3d: a composed ability's controller chooses its targets as it is put on the stack (601.2c), by the names
+    the ability gives them (``choose_targets``). With too few legal choices for a target it is removed from the
+    stack (a ``countered`` entry, tagged 603.3d). False: it was removed."""
+    ab: Triggered | None = item.data.get("composed")
+    chosen_ones = [t for t in ab.targets if not t.every] if ab else []
+    if not chosen_ones:
+        st.stack.append(item)
+        return True
+    assert ab is not None
+    for t in chosen_ones:
+        if len(every(st, t.filter, item.card, item.controller)) < int(t.count):
+            st.trace.emit("countered", st.c(CR603_3D), card=item.card)
+            return False
+    st.stack.append(item)
+
+    def valid(d) -> dict[str, list[str]]:
+        args = d.args
+        if not isinstance(args, dict) or set(args) != {t.name for t in chosen_ones}:
+            raise Refusal("malformed_decision", f"choose_targets takes {{{', '.join(t.name for t in chosen_ones)}: "
+                                                f"id or [id, ...]}}")
+        out: dict[str, list[str]] = {}
+        for t in chosen_ones:
+            ids = args[t.name] if isinstance(args[t.name], list) else [args[t.name]]
+            if len(ids) != int(t.count) or len(set(map(str, ids))) != len(ids):
+                raise Refusal("illegal_target", f"{t.name}: choose {t.count} distinct target(s), got {ids}",
+                              clause=st.c(CR603_3D))
+            bad = [x for x in ids if not matches(st, t.filter, x, item.card, item.controller)]
+            if bad:
+                raise Refusal("illegal_target", f"{t.name}: {bad} not a legal target ({t.filter or 'a permanent'})",
+                              clause=st.c(CR603_3D))
+            out[t.name] = list(ids)
+        return out
+
+    _, chosen = script.decide(item.controller, ("choose_targets",), st.c(CR603_3D), valid)
+    item.data["chosen"] = chosen
+    item.targets = [x for t in chosen_ones for x in chosen[t.name]]
+    return True
+
+
+# -- resolving (608.2b, 603.5, 608.2c) ------------------------------------------------------------------------------
+
+def resolve(st: State, script: Script, item: StackItem) -> None:
+    """A composed ability resolves: 608.2b, with targets all now illegal it does nothing (``countered``); else
+    ``resolved``; 603.5, an optional one asks its controller (``use_optional``); then its effects in order (608.2c),
+    each on what its ``on`` names (an illegal target is not acted on)."""
+    from .abilities import COMPOSED_EFFECTS
+    ab: Triggered = item.data["composed"]
+    chosen: dict[str, list[str]] = item.data.get("chosen") or {}
+    legal = {n: [x for x in ids if matches(st, ab.target(n).filter, x, item.card, item.controller)]
+             for n, ids in chosen.items()}
+    if chosen and not any(legal.values()):
+        st.trace.emit("countered", st.c(CR608_2B), card=item.card)
+        return
+    st.trace.emit("resolved", st.c(EVENT_CLAUSES[ab.when.event]), card=item.card, ability=ab.name,
+                  player=item.controller)
+    if ab.optional:
+        def yes_no(d) -> bool:
+            if not isinstance(d.args, bool):
+                raise Refusal("malformed_decision", "use_optional takes true or false")
+            return d.args
+        _, use = script.decide(item.controller, ("use_optional",), st.c(CR603_5), yes_no)
+        if not use:
+            return
+    for e in ab.effects:
+        on: list[str]
+        if e.on == THIS or (e.on is None and e.kind in ("put_p1p1_counters", "defending_player_loses_life")):
+            on = [item.card]
+        elif e.on == SUBJECT:
+            on = [item.data["subject"]]
+        elif e.on is None:
+            on = []
+        else:
+            t = ab.target(e.on)
+            on = every(st, t.filter, item.card, item.controller) if t.every else legal.get(e.on, [])
+        COMPOSED_EFFECTS[e.kind](st, script, item, e.param, on)
