@@ -16,6 +16,8 @@ from typing import Any, Iterable
 
 from hypothesis import strategies as st
 
+from oracle import registry
+
 from .facts import NAMES, GameFacts, ability_name, card_abilities, facts
 
 MAIN_ZONE = "battlefield"
@@ -220,6 +222,7 @@ def draw_board_and_hint(draw, game: str, abilities: frozenset[str] | None = None
     cards = tuple(dict.fromkeys(cards[index(draw, len(cards))] for _ in range(draw(ints(1, 4)))))
     if extra:
         extra = tuple(extra[index(draw, len(extra))] for _ in range(draw(ints(1, 3))))
+    extra += composed(draw, game, allowed)
     size = ZONE_SIZE.get(MAIN_ZONE, OTHER_ZONE_SIZE) if n == 2 else OTHER_ZONE_SIZE  # enumerations stay small
     placed: list[tuple[str, str]] = [(active, MAIN_ZONE)]
     while len(placed) < MAX_CARDS and draw(ints(0, 4)) > 0:
@@ -235,6 +238,25 @@ def draw_board_and_hint(draw, game: str, abilities: frozenset[str] | None = None
         board[owner].setdefault(zone, []).append(_card(draw, f, f"c{number}", zone, players, cards, extra))
     setup["players"] = board
     return setup, (), ()
+
+
+COMPOSED_ONE_IN = 3
+"""How often a board also gets an ability drawn from the game's composition grammar (:mod:`.grammar`)."""
+
+
+def composed(draw, game: str, allowed: set[str] | None) -> tuple[Any, ...]:
+    """Now and then one ability no card or case wrote: a ``triggered`` or ``static`` composition drawn from the
+    game's own grammar (DESIGN: abilities composed of parts, each checked when loaded), so that generated boards
+    reach trigger, target and effect combinations beyond the golden cases'."""
+    from .grammar import context, values
+
+    kinds = [k for k in ("triggered", "static") if k in registry.get(game).vocabulary.abilities
+             and (allowed is None or k in allowed)]
+    if not kinds or not one_in(draw, COMPOSED_ONE_IN):
+        return ()
+    kind = draw(pick(tuple(kinds)))
+    ctx = context(game)
+    return ({kind: draw(values(ctx.abilities[kind], ctx))},)
 
 
 def rulesets(game: str, among: tuple[str, ...] = ()) -> st.SearchStrategy[str]:

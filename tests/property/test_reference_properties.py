@@ -90,9 +90,15 @@ def test_moments_are_well_formed_and_every_entry_carries_a_catalog_clause(game, 
             assert sizes[e.moment] == 1, f"decision {e.args['at']} shares its moment with other events"
 
 
+AWAKE_BLOCKERS_ONLY_EXCEPT = {"ijinden": "watcher"}
+"""The keyword that lets a sleeping card block (Ijinden's ウォッチャー: 「寝ていてもブロッカーになれる」)."""
+
+
 @pytest.mark.parametrize("game", GAMES)
 @given(data=st.data())
 def test_a_sleeping_or_tapped_card_never_blocks(game, data):
+    """B1 / 509.1a: only an untapped (awake) card blocks -- unless it has its game's keyword that says otherwise
+    (ウォッチャー), as the state before the declaration shows it."""
     tap = _tap_field(game)
     blocking = [e.kind for e in registry.get(game).vocabulary.events.values() if {"card", "attacker"} <= set(e.fields)]
 
@@ -106,6 +112,8 @@ def test_a_sleeping_or_tapped_card_never_blocks(game, data):
         if e.kind in blocking:
             state = before.get(decided - 1) or {}
             card = (state.get("cards") or {}).get(e.args["card"]) or {}
+            if AWAKE_BLOCKERS_ONLY_EXCEPT.get(game) in (card.get("abilities") or ()):
+                continue
             assert not card.get(tap), f"{e.args['card']} was {tap} when decision {decided} made it block"
 
 
