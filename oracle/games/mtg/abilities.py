@@ -281,7 +281,6 @@ def _effect_create_token(st: State, script: Script, item: StackItem, param: dict
     """111.1/111.2: the ability's controller creates ``count`` tokens of the pool's card ``card`` (111.3: its
     characteristics are the card's), one moment; each is ``<source id>.token<n>`` (n counts that source's tokens).
     603.6a: each then is a permanent entering, checked for enters triggers (the others' and its own)."""
-    from .triggers import fire
     name, count = param["card"], param.get("count", 1)
     d = st.cards_def.get(name)
     if d is None:
@@ -300,7 +299,7 @@ def _effect_create_token(st: State, script: Script, item: StackItem, param: dict
             made.append(tid)
             st.trace.emit("token_created", st.c(CR111_2), card=tid, player=item.controller, name=name)
     for tid in made:
-        fire(st, "entered", tid)
+        st.fire_event(st, "entered", tid)
 
 
 def who_discards(item: StackItem, player: str) -> str:

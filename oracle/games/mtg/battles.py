@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...core.board import Card, normalize_abilities
 from ...core.script import Refusal, Script
-from .state import State, StackItem
+from .state import State, StackItem, matches
 from .clauses import RULING_COPY_ENTERS_WITH_DEFENSE, CR310_4B, CR310_6, CR310_8A, CR310_8F, CR310_11A, CR310_11B, CR707_2
 
 
@@ -55,7 +55,6 @@ def enters_as_copy(st: State, script: Script, card: Card) -> str | None:
     flts = st.params(card, "enters_as_copy")
     if not flts:
         return None
-    from .triggers import matches
     options = [c.id for c in st.battlefield() if c.id != card.id
                and any(matches(st, f, c.id, card.id, card.controller) for f in flts)]
     if not options:
@@ -102,8 +101,7 @@ def enter_battlefield(st: State, script: Script, card: Card, controller: str, cl
             if protector is not None:
                 set_protector(st, card, protector,
                               st.c(CR310_11A if st.is_siege(card) else CR310_8A))
-    from .triggers import fire  # triggers imports state only; battles is imported by it indirectly
-    fire(st, "entered", card.id)  # 603.6a: the permanents on the battlefield, this one included, are checked
+    st.fire_event(st, "entered", card.id)  # 603.6a: the permanents on the battlefield, this one included, are checked
 
 
 def remove_defense(st: State, battle: Card, amount: int) -> None:

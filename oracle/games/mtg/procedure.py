@@ -21,6 +21,7 @@ from . import sba
 from .casting import cast_validator, put_spell
 from .priority import priority_round, run_stack
 from .state import Combat, State, build
+from .triggers import fire
 from .clauses import CR104_3A, CR117_3B, CR117_3D
 
 
@@ -143,6 +144,7 @@ def explicit_script(request: CaseRequest) -> list[dict[str, Any]]:
 
 def _build(req: CaseRequest, trace: Trace) -> State:
     st = build(req, trace)
+    st.fire_event = fire  # 603.2: the composed triggered abilities hear of every event (triggers.py)
     if req.setup.get("step") in ("declare_blockers", "combat_damage"):
         _declared_combat(st)
     phase = req.setup.get("phase", "main")

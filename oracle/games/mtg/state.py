@@ -7,7 +7,7 @@ Cards live on the core :class:`~oracle.core.board.Board`; Magic-specific state s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ...core.board import Board, Card, build_board, normalize_abilities
 from ...core.compose import THIS, parse_static
@@ -57,6 +57,9 @@ class State:
     resolved: bool = False  # a spell or ability has just resolved: the next priority is 117.3b's
     implied: list[tuple[int, str]] = field(default_factory=list)  # implied passes: (script index before, player)
     statics: bool = False  # some card of the case has a static ability (State.granted is asked only then)
+    fire_event: Callable[..., None] = field(default=lambda st, event, about, **data: _unconnected(event))
+    """603.2: tells the composed triggered abilities that an event happened (``triggers.fire``, connected by the
+    procedure as it builds the state: triggers reads the abilities, which read this module)."""
 
     # -- clauses of the edition -----------------------------------------------------------
     def c(self, clause: str) -> str:
@@ -165,10 +168,9 @@ class State:
     def granted(self, c: Card) -> list[tuple[str, Any]]:
         """604.1/613.1f: the abilities the static abilities of permanents on the battlefield grant ``c`` (a
         permanent) while their sources are there: ``affects: this`` or a filter read from the source's controller's
-        side (triggers.matches)."""
+        side (:func:`matches`)."""
         if c.zone != "battlefield":
             return []
-        from .triggers import matches  # triggers imports this module
         out: list[tuple[str, Any]] = []
         for src in self.battlefield():
             for name, param in src.abilities:
@@ -208,6 +210,44 @@ class State:
 
 
 # -- building the state of a case's setup ------------------------------------------------------
+
+def matches(st: State, flt: dict[str, Any] | None, x: Any, source: str, controller: str) -> bool:
+    """Whether ``x`` (a player or permanent id) is one the filter allows, read from ``controller``'s side (the
+    ability's controller) for the ability of ``source``. No filter: any permanent."""
+    flt = flt or {}
+    kind = flt.get("is", "permanent")
+    whose = flt.get("controller", "any")
+    if x in st.board.players:
+        if kind not in ("player", "any_target") or x in st.lost:
+            return False
+        return whose == "any" or (x == controller) == (whose == "you")
+    if kind == "player" or not isinstance(x, str) or x not in st.board.cards:
+        return False
+    c = st.card(x)
+    if c.zone != "battlefield" or (flt.get("other") and x == source):
+        return False
+    if kind == "any_target":
+        if not (st.is_creature(c) or st.is_planeswalker(c) or st.is_battle(c)):
+            return False
+    elif kind != "permanent" and kind not in st.types(c):
+        return False
+    if whose == "you":
+        return c.controller == controller
+    if whose == "opponent":
+        return c.controller in st.opponents(controller)
+    return True
+
+
+def every(st: State, flt: dict[str, Any] | None, source: str, controller: str) -> list[str]:
+    """Every player and permanent the filter allows (a target of ``count: all``), players first in turn order."""
+    players = [p for p in st.from_active() if matches(st, flt, p, source, controller)]
+    return players + [c.id for c in st.battlefield() if matches(st, flt, c.id, source, controller)]
+
+
+def _unconnected(event: str) -> None:
+    raise RuntimeError(f"a {event!r} event with no trigger handling connected: the procedure sets State.fire_event "
+                       f"(procedure._build) before play")
+
 
 def build(request: CaseRequest, trace: Trace) -> State:
     """The state of the request's setup: the board through :func:`oracle.core.board.build_board`, whose ``place``

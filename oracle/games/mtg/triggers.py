@@ -15,7 +15,7 @@ from ...core.board import Card
 from ...core.compose import SUBJECT, THIS, Triggered, parse_triggered, watched
 from ...core.script import Refusal, Script
 from .clauses import CR508_1M, CR603_3D, CR603_5, CR603_6A, CR608_2B
-from .state import StackItem, State
+from .state import StackItem, State, every, matches
 
 EVENT_CLAUSES = {"entered": CR603_6A, "became_attacker": CR508_1M}
 """The clause a composed trigger's ``triggered`` and ``resolved`` entries carry, by its event."""
@@ -35,39 +35,6 @@ def triggered_abilities(c: Card) -> list[Triggered]:
 
 
 # -- filters ---------------------------------------------------------------------------------------------------
-
-def matches(st: State, flt: dict[str, Any] | None, x: Any, source: str, controller: str) -> bool:
-    """Whether ``x`` (a player or permanent id) is one the filter allows, read from ``controller``'s side (the
-    ability's controller) for the ability of ``source``. No filter: any permanent."""
-    flt = flt or {}
-    kind = flt.get("is", "permanent")
-    whose = flt.get("controller", "any")
-    if x in st.board.players:
-        if kind not in ("player", "any_target") or x in st.lost:
-            return False
-        return whose == "any" or (x == controller) == (whose == "you")
-    if kind == "player" or not isinstance(x, str) or x not in st.board.cards:
-        return False
-    c = st.card(x)
-    if c.zone != "battlefield" or (flt.get("other") and x == source):
-        return False
-    if kind == "any_target":
-        if not (st.is_creature(c) or st.is_planeswalker(c) or st.is_battle(c)):
-            return False
-    elif kind != "permanent" and kind not in st.types(c):
-        return False
-    if whose == "you":
-        return c.controller == controller
-    if whose == "opponent":
-        return c.controller in st.opponents(controller)
-    return True
-
-
-def every(st: State, flt: dict[str, Any] | None, source: str, controller: str) -> list[str]:
-    """Every player and permanent the filter allows (a target of ``count: all``), players first in turn order."""
-    players = [p for p in st.from_active() if matches(st, flt, p, source, controller)]
-    return players + [c.id for c in st.battlefield() if matches(st, flt, c.id, source, controller)]
-
 
 # -- triggering (603.2) ------------------------------------------------------------------------------------------
 
