@@ -286,6 +286,20 @@ def _watcher_lost_ends_block(original: Any) -> Any:
     return lapse_blocks
 
 
+def _unblockable_by_anything(original: Any) -> Any:
+    def block_forbidden(self: Any, attacker: str, blocker: Any) -> bool:
+        # read: 「イジンにブロックされず」 as 「ブロックされない」: no blocker at all, a guardian included
+        return self.state.has(self.state.card(attacker), "unblockable_by_ijin")
+    return block_forbidden
+
+
+def _indestructible_in_battle_only(original: Any) -> Any:
+    def indestructible(self: Any, card: str, clause: str) -> bool:
+        # read: 「破壊されない」 as 'does not lose its battle to destruction': an effect's 破壊する still destroys it
+        return clause == "ijinden:D2" and original(self, card, clause)
+    return indestructible
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("ijinden-tie-destroys-attacker-only", "ijinden", "ijinden:D1",
            "異なる場合は大きい方が勝ちで小さい方が負け、同じ場合はどちらも負けになる。",
@@ -385,4 +399,13 @@ MUTANTS: tuple[Mutant, ...] = (
            "a sleeping blocker that loses ウォッチャー after B1 (its grant's condition fails) stops being a blocker, "
            "though the column says it stays one (「ウォッチャー」ではなくなりますがブロッカーのままバトル解決を進行します)",
            (Patch(R + "lapse_blocks", _watcher_lost_ends_block),)),
+    Mutant("ijinden-unblockable-by-anything", "ijinden", "ijinden:B1",
+           "ブロッカーにするイジンまたはガーディアンを0体以上、それぞれアタッカーを指定して（＝アタッカーに対応させて）選ぶ。",
+           "「イジンにブロックされず」 (the official Q&A's card text) read as unblockable: a guardian is refused as its "
+           "blocker too",
+           (Patch(R + "block_forbidden", _unblockable_by_anything),)),
+    Mutant("ijinden-indestructible-in-battle-only", "ijinden", "ijinden:D2",
+           "バトルに負けたすべてのイジンとガーディアンを同時に破壊する。",
+           "「破壊されない」 (the official Q&A's card text) protects only from D2: an effect's 破壊する destroys the card",
+           (Patch(R + "indestructible", _indestructible_in_battle_only),)),
 )

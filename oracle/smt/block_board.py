@@ -28,7 +28,8 @@ def declaration(pairs) -> Declaration:
 class BlockCard:
     """A card on the battlefield. ``kind``: Ijinden ``ijin`` | ``guardian``; Duel Masters ``creature``;
     Magic ``creature`` | ``battle``. ``tapped`` is Ijinden's sleeping. ``keywords``: ``blocker``
-    (ブロッカー), ``flying``, ``reach``, ``menace``, Ijinden ``watcher`` (ウォッチャー: blocks while sleeping).
+    (ブロッカー), ``flying``, ``reach``, ``menace``, Ijinden ``watcher`` (ウォッチャー: blocks while sleeping),
+    ``unblockable_by_ijin`` (イジンにブロックされない: an attacker no Ijin may block).
     ``pressure``: blockers an Ijinden attacker needs (1 =
     no pressure). ``protector``: a Magic battle's."""
 

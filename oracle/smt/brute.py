@@ -16,11 +16,14 @@ def _ijinden(board: BlockBoard, decl: Declaration) -> bool:
     # B1: アタックされたプレイヤーは防御側になり、ブロッカーにするイジンまたはガーディアンを0体以上、
     #     それぞれアタッカーを指定して選ぶ。寝ている状態のイジンやガーディアンは選べない。
     defender = next(p for p in board.players if p != board.active)
-    for blocker, _attacker in decl:
+    for blocker, attacker in decl:
         card = board.card(blocker)
         # ウォッチャー (イジンデン コラム 第12廻): 寝ていてもブロッカーになれる
         if card.controller != defender or card.kind not in ("ijin", "guardian") or (
                 card.tapped and "watcher" not in card.keywords):
+            return False
+        # イジンにブロックされない (イジンデンQ&A_240216's card text): no Ijin blocks that attacker
+        if card.kind == "ijin" and "unblockable_by_ijin" in board.card(attacker).keywords:
             return False
     # B1 / TRIPLE-PRESSURE: pressure N needs N or more blockers (or none)
     per_attacker = Counter(a for _, a in decl)

@@ -37,6 +37,8 @@ class CardView:
     menace: z3.BoolRef
     watcher: z3.BoolRef | None = None
     """Ijinden ウォッチャー: may block while sleeping (None: no card has it)."""
+    unblockable_by_ijin: z3.BoolRef | None = None
+    """Ijinden イジンにブロックされない: no Ijin may block this attacker (None: no card has it)."""
 
 
 @dataclass
@@ -85,7 +87,7 @@ def concrete(board: BlockBoard, prefix: str = "") -> View:
                         z3.IntVal(c.power), z3.IntVal(c.pressure),
                         z3.IntVal(index[c.protector] if c.protector else -1),
                         *(z3.BoolVal(k in c.keywords) for k in ("blocker", "flying", "reach", "menace")),
-                        z3.BoolVal("watcher" in c.keywords))
+                        z3.BoolVal("watcher" in c.keywords), z3.BoolVal("unblockable_by_ijin" in c.keywords))
 
     targets = [z3.IntVal(index[a.target] if a.target in index else len(board.players) + cand_ids.index(a.target))
                for a in board.attacks]
@@ -111,7 +113,7 @@ def constraints(v: View, misread: frozenset[str] = frozenset()) -> list[z3.BoolR
 def _ijinden(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
     out = []
     defender = 1 - v.active  # B1: the attacked player (two players) becomes the defending side
-    for (j, _i), x in v.x.items():
+    for (j, i), x in v.x.items():
         c = v.candidates[j]
         # B1: 起きているイジンまたはガーディアン of the defender
         awake = z3.BoolVal(True) if "sleeping-blocks" in misread else z3.Not(c.tapped)
@@ -119,6 +121,9 @@ def _ijinden(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
             awake = z3.Or(awake, c.watcher)
         out.append(z3.Implies(x, z3.And(c.controller == defender, z3.Or(c.kind == IJIN, c.kind == GUARDIAN),
                                         awake)))
+        a = v.attackers[i]
+        if a.unblockable_by_ijin is not None:  # イジンにブロックされない (イジンデンQ&A_240216's card text)
+            out.append(z3.Implies(x, z3.Not(z3.And(a.unblockable_by_ijin, c.kind == IJIN))))
     for i, a in enumerate(v.attackers):
         n = v.blockers_of(i)
         need = a.pressure - 1 if "pressure-minus-one" in misread else a.pressure

@@ -40,7 +40,7 @@ def _setup_card(board: BlockBoard, c: BlockCard) -> dict[str, Any]:
         name = _pool_name(game, (c.kind,), ())
         if c.pressure > 1:
             extra.append({"pressure": c.pressure})
-        extra += sorted(c.keywords & {"watcher"})
+        extra += sorted(c.keywords & {"watcher", "unblockable_by_ijin"})
     elif game == "duelmasters":
         name = _pool_name(game, ("creature",), ("blocker",) if "blocker" in c.keywords else ())
     else:

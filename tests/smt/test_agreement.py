@@ -65,3 +65,20 @@ def test_engine_verdicts_see_refusals():
     assert verdicts.engine_legal(board, (("archer", "a"),)) is True
     assert verdicts.engine_legal(board, (("bear", "a"),)) is False
     assert verdicts.engine_legal(board, ()) is True
+
+
+def test_unblockable_by_ijin_agrees_three_ways():
+    """イジンにブロックされない (the official Q&A's card text): the solver, the brute force and the engine all refuse
+    an Ijin as that attacker's blocker and accept a guardian; the other attacker may still be blocked by an Ijin."""
+    f = frozenset
+    board = BlockBoard("ijinden", "alice", ("alice", "bob"),
+                       (BlockCard("x", "alice", "ijin", power=1000, keywords=f({"unblockable_by_ijin"})),
+                        BlockCard("a", "alice", "ijin", power=1000),
+                        BlockCard("b1", "bob", "ijin", power=3000), BlockCard("g", "bob", "guardian")),
+                       (Attack("x", "bob"), Attack("a", "bob")))
+    result = Agreement()
+    check(board, result)
+    assert not result.problems, "\n".join(result.problems)
+    assert verdicts.engine_legal(board, (("b1", "x"),)) is False
+    assert verdicts.engine_legal(board, (("g", "x"),)) is True
+    assert verdicts.engine_legal(board, (("b1", "a"), ("g", "x"))) is True

@@ -207,6 +207,8 @@ class Procedure:
                     raise Refusal("blocker_not_ijin_or_guardian", blocker)
                 if card.tapped and not state.has(card, "watcher"):  # ウォッチャー: 寝ていてもブロッカーになれる
                     raise Refusal("blocker_sleeping", blocker)
+                if self.block_forbidden(attacker, card):
+                    raise Refusal("blocker_ijin_forbidden", blocker)
             if bl:
                 assignment[attacker] = list(bl)
         for attacker, bl in assignment.items():
@@ -214,6 +216,11 @@ class Procedure:
             if len(bl) < need:
                 raise Refusal("pressure_not_met", attacker, clause=TRIPLE_PRESSURE if need == 3 else B1)
         return assignment
+
+    def block_forbidden(self, attacker: str, blocker: Any) -> bool:
+        """「イジンにブロックされない」 (`unblockable_by_ijin`): an Ijin, as B1 sees it, may not block this attacker."""
+        state = self.state
+        return state.has(state.card(attacker), "unblockable_by_ijin") and state.is_ijin(blocker)
 
     def resolution_step(self) -> None:
         """C1: until no attacker is left, the defender chooses one; blocked -> D1-D6, else the attacker wins."""
@@ -320,7 +327,7 @@ class Procedure:
         """D2-D5 (and any 破壊する): all destroyed at once, destroyed-triggers, then what is still destroyed
         goes to the graveyard at once, then the graveyard triggers."""
         state = self.state
-        cards = [c for c in cards if state.card(c).zone == "battlefield"]
+        cards = [c for c in cards if state.card(c).zone == "battlefield" and not self.indestructible(c, destroyed_clause)]
         if cards:
             with self.trace.simultaneous():
                 for c in cards:
@@ -329,6 +336,11 @@ class Procedure:
             self.resolve_all(ab.on_destroyed(self, cards), trigger_clause)
         still = [c for c in cards if c in state.destroyed and state.card(c).zone == "battlefield"]
         self.put_into_graveyard(still, grave_clause, grave_trigger_clause)
+
+    def indestructible(self, card: str, clause: str) -> bool:
+        """破壊されない (`indestructible`): not destroyed at all, in battle (D2) or by an effect (``clause``: where the
+        destruction comes from; ijinden:assume.indestructible)."""
+        return self.state.has(self.state.card(card), "indestructible")
 
     def put_into_graveyard(self, cards: list[str], clause: str, trigger_clause: str,
                            resolve: bool = True) -> list[ab.Trigger]:

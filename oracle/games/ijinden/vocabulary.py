@@ -92,6 +92,8 @@ REASONS = {
     "blocker_not_defenders": "B1: blockers are the defending player's Ijin or guardians",
     "blocker_not_ijin_or_guardian": "B1: only an Ijin or a guardian can block",
     "blocker_assigned_twice": "B1: each blocker is assigned to one attacker",
+    "blocker_ijin_forbidden": "B1: the attacker has 「イジンにブロックされない」 (`unblockable_by_ijin`): an Ijin cannot "
+                              "be its blocker (a guardian that is not an Ijin can)",
     "not_an_attacker": "the card is not an attacker",
     "pressure_not_met": "B1: an attacker with pressure N needs N or more blockers, or none",
     "no_such_trigger": "the card has no pending triggered ability to use or decline",
@@ -266,6 +268,14 @@ ABILITIES.update(specs(
                 "ウォッチャー: may be chosen as a blocker at B1 while sleeping (寝ていてもブロッカーになれる); losing it "
                 "after B1 does not end the block",
                 "イジンデン コラム 第12廻 (daiso-syuppan.com/public/ijinden-13)"),
+    AbilitySpec("unblockable_by_ijin", NONE,
+                "イジンにブロックされない: at B1 no Ijin (a guardian that is an Ijin included) may be assigned as this "
+                "attacker's blocker (refused `blocker_ijin_forbidden`); a guardian that is not an Ijin may",
+                "イジンデンQ&A_240216 (「このターンの間、アタッカーは「イジンにブロックされず、破壊されない」を得る。」)"),
+    AbilitySpec("indestructible", NONE,
+                "破壊されない: when this would be destroyed (D2 as a loser, or an effect's 破壊する) it is not: no "
+                "`destroyed`, nothing triggers, it stays on the battlefield (ijinden:assume.indestructible)",
+                "イジンデンQ&A_240216 (「このターンの間、アタッカーは「イジンにブロックされず、破壊されない」を得る。」)"),
     AbilitySpec("triggered", TRIGGERED,
                 "A triggered ability composed of parts: when (event, watch, condition), optional (発動できる), condition "
                 "(checked as it resolves), cost, targets (each with its filter, count N or all) and effects in order; "
