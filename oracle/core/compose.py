@@ -15,7 +15,7 @@ A card file writes one as ``{triggered: {...}}`` or ``{static: {...}}``; a game'
         when: {event: became_blocker, watch: this}  # watch: this | another_yours | yours | opponents | any
         optional: true                            # 発動できる / "may"; default false (発動する)
         targets: [{name: t, filter: {role: attacker}}]
-        effects: [{unattack: null, "on": t}, {destroy: null, "on": this}]   # "on" quoted: YAML reads on as true
+        effects: [{unattack: null, on: t}, {destroy: null, on: this}]   # a bare on (YAML 1.1: true) is read as on
 """
 
 from __future__ import annotations
