@@ -865,9 +865,11 @@ def _check_state(case: Case, expected: dict[str, Any], actual: dict[str, Any], t
 def _same_field(field_: str, want: Any, got: Any) -> bool:
     """A card field as expected; ``counters``: each kind written has that count, a kind the engine leaves out
     counting 0 -- ``{defense: 0}`` and ``{}`` are the same state (a permanent has none of that counter, CR
-    122.1), whichever way an engine writes it."""
+    122.1), whichever way an engine writes it; ``abilities``: the same names in any order."""
     if field_ == "counters" and isinstance(want, dict) and isinstance(got, dict):
         return all(same(n, got.get(kind, 0)) for kind, n in want.items())
+    if field_ == "abilities":  # what a card has, in no order: compared as a multiset, as a zone's cards are
+        return _same_zone(want, got)
     return same(want, got)
 
 

@@ -158,3 +158,14 @@ def test_no_counters_of_a_kind_and_zero_counters_of_it_are_the_same_state():
     for have in ({}, {"defense": 0}):
         reply = CaseReply(id="t.case", trace=TRACE, final={"cards": {"a": {"counters": have}}})
         assert compare(case(one), reply).status == "fail", have
+
+
+def test_a_cards_abilities_are_the_same_names_in_any_order():
+    """What a card has is a set of names (``docs/vocabulary``: ``abilities: [name, ...]``): an engine that lists them
+    in another order decided nothing differently; a missing, extra or repeated name is a fail."""
+    expect = {"final": {"cards": {"a": {"abilities": ["triggered", "watcher"]}}}}
+    for have, status in ((["watcher", "triggered"], "pass"), (["triggered", "watcher"], "pass"),
+                         (["triggered"], "fail"), (["triggered", "watcher", "watcher"], "fail"),
+                         (["triggered", "watcher", "sokuou"], "fail")):
+        reply = CaseReply(id="t.case", trace=TRACE, final={"cards": {"a": {"abilities": have}}})
+        assert compare(case(expect), reply).status == status, have

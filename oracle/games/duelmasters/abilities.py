@@ -409,22 +409,26 @@ def _destroy(st: State, ids: list[str], param: Any, clause: str) -> None:
 
 
 def _tap(st: State, ids: list[str], param: Any, clause: str) -> None:
-    for cid in ids:
-        if not st.card(cid).tapped:
-            tap(st, cid, clause)
+    """Every card one effect taps is tapped at one moment (as one effect destroys its cards at one moment)."""
+    with st.trace.simultaneous():
+        for cid in ids:
+            if not st.card(cid).tapped:
+                tap(st, cid, clause)
 
 
 def _untap(st: State, ids: list[str], param: Any, clause: str) -> None:
-    for cid in ids:
-        if st.card(cid).tapped:
-            st.card(cid).tapped = False
-            st.trace.emit("untapped", clause, card=cid)
+    with st.trace.simultaneous():
+        for cid in ids:
+            if st.card(cid).tapped:
+                st.card(cid).tapped = False
+                st.trace.emit("untapped", clause, card=cid)
 
 
 def _power(st: State, ids: list[str], param: Any, clause: str) -> None:
-    for cid in ids:
-        st.pumps[cid] = st.pumps.get(cid, 0) + int(param)
-        st.trace.emit("pumped", clause, card=cid, amount=int(param))
+    with st.trace.simultaneous():
+        for cid in ids:
+            st.pumps[cid] = st.pumps.get(cid, 0) + int(param)
+            st.trace.emit("pumped", clause, card=cid, amount=int(param))
 
 
 def _return_to_hand(st: State, ids: list[str], param: Any, clause: str) -> None:

@@ -73,8 +73,8 @@ EVENTS = specs(
     EventSpec("declared", ("card", "ability", "player"),
               "CR113.6 (current rules): the use of an Ｓ・トリガー (a waiting shield) or Ｓ・バック (in the hand) is "
               "declared by `player` (the defender); it is used after the shields moved to the hand", "card"),
-    EventSpec("won_battle", ("card", "power", "against"), "B3/C4: a creature wins its battle", "card"),
-    EventSpec("lost_battle", ("card", "power", "against"), "B3/C4/N5: a creature loses its battle (a tie: both)", "card"),
+    EventSpec("won_battle", ("card", "power", "against"), "B3/C4: a creature wins its battle (`power`: its power in the battle; `against`: the id of the creature it battled)", "card"),
+    EventSpec("lost_battle", ("card", "power", "against"), "B3/C4/N5: a creature loses its battle (a tie: both; `power`, `against`: as for won_battle)", "card"),
     EventSpec("destroyed", ("card",), "A creature is destroyed (put into its owner's graveyard)", "card"),
     EventSpec("pumped", ("card", "amount"),
               "A creature's power changes by `amount` until the end of the turn (battle_power_plus: of the battle)",
@@ -315,7 +315,8 @@ TRIGGERED_NOTES = ("events: " + "; ".join(f"{e}: {doc}" for e, (_, doc) in TRIGG
                    + ". As it resolves: each target is chosen in order (`choose_target`: one id, or a list of "
                      "`count` different ids; count: all takes every creature the filter allows, nothing asked); then "
                      "an optional one (してもよい) asks its controller `use` or `decline` naming its card "
-                     "(X-optional-trigger); then its effects in order. Write \"on\" quoted in YAML")
+                     "(X-optional-trigger); then its effects in order; one effect's changes to several cards are one moment, "
+                     "those cards in battle-zone order (a bare YAML on, which YAML 1.1 reads as true, is read as on)")
 
 STATIC_RULES: dict[str, tuple[Param, str]] = {
     "destroyed_to": (OneOf(("hand",)), "「破壊される時、墓地に置くかわりに手札に戻す」: an affected creature destroyed is "

@@ -278,7 +278,9 @@ ABILITIES.update(specs(
                 "イジンデンQ&A_240216 (「このターンの間、アタッカーは「イジンにブロックされず、破壊されない」を得る。」)"),
     AbilitySpec("triggered", TRIGGERED,
                 "A triggered ability composed of parts: when (event, watch, condition), optional (発動できる), condition "
-                "(checked as it resolves), cost, targets (each with its filter, count N or all) and effects in order; "
+                "(checked as it resolves), cost (always one of its controller's own cards on the battlefield other "
+                "than this one, narrowed by the filter), targets (each with its filter, count N or all) and effects in "
+                "order; "
                 "asked as `activate {card, target?, targets?, cost?}` / `decline card` (PROCEDURE.md, composed "
                 "abilities). Every named triggered ability is shorthand for one (abilities.SHORTHAND)",
                 "seed A4, B4, D3, D5 (issue 25)"),
@@ -320,7 +322,9 @@ CARD_FIELDS = {
     "power": "int: current power with every continuous effect (attack+/block+ and effects' power changes "
              "included); a guardian's is its printed or set power (D1 counts a guardian's as 0 in battle, the field "
              "does not)",
-    "abilities": "[name, ...]: abilities it has now, granted ones included",
+    "abilities": "[name, ...]: abilities it has now, granted ones included, in any order (compared as a multiset); "
+                 "each by the name a card lists it under: a composed ability as `triggered` or `static` (its own "
+                 "`name:` is what `triggered`/`resolved` events call it)",
 }
 
 FIELD_EVENTS = {

@@ -111,7 +111,7 @@ REASONS = {
     "not_your_turn": "307.1/310.1: a non-instant spell is cast only by the active player",
     "not_main_phase": "307.1/310.1: a non-instant spell is cast only in a main phase",
     "stack_not_empty": "307.1/310.1: a non-instant spell is cast only when the stack is empty",
-    "illegal_target": "601.2c/115: the chosen targets are not legal for the spell",
+    "illegal_target": "601.2c/603.3d/115: the chosen targets are not legal for the spell or ability",
     "illegal_protector": "310.8a/310.11a: that player can't be the battle's protector (a Siege's must be an opponent)",
     "attacker_not_yours": "508.1a: attackers are creatures the active player controls",
     "not_a_creature": "508.1a/509.1a: only creatures attack or block",
@@ -328,7 +328,7 @@ ABILITIES = specs(
     AbilitySpec("triggered", TRIGGERED,
                 "a triggered ability composed of parts (603): when (event, whose card it watches, condition), "
                 "optional (603.5 \"may\", asked as it resolves: use_optional), targets (chosen as it is put on the "
-                "stack, 603.3d: choose_targets; count: all = every permanent the filter allows, nothing chosen), "
+                "stack, 603.3d: choose_targets; count: all = every player and permanent the filter allows, nothing chosen), "
                 "effects in order (608.2c); see cases/mtg/PROCEDURE.md, \"Composed abilities\"", "CR 603"),
     AbilitySpec("enters_as_copy", FILTER,
                 "replacement (614.1c): you may have this permanent enter as a copy of a permanent on the battlefield "
