@@ -7,9 +7,8 @@ Clause ids are those of ``cases/duelmasters/rules.yaml`` (seed ``002_5341a325e7a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar, unbooled_deep
+from ...core.compose import SUBJECT, THIS, Example, static_grammar, triggered_grammar, unbooled_deep
 from ...core.params import (
     AbilityName,
     Alternatives,
@@ -261,13 +260,10 @@ COMPOSED_EFFECTS = ComposedEffects("effect", "Duel Masters",
 
 
 @dataclass(frozen=True, slots=True)
-class Checked(Param):
+class Checked(Example):
     """``inner`` (``example``: its sample), then what only Duel Masters says of a composition: a player's event (``turn_ends``) watches
     whose turn it is (``yours``, ``opponents``, ``any``), not a card; ``on`` names the card(s) of an effect that
     acts on cards, and no other effect takes it; ``subject`` is a card only for a card's event."""
-
-    inner: Param
-    example: Any = None
 
     def check(self, value, loc, ctx):
         value = unbooled_deep(value)  # a bare `on:` key, which YAML 1.1 reads as true, is on (oracle.core.compose)
@@ -291,18 +287,6 @@ class Checked(Param):
             elif player_event and e["on"] == SUBJECT:
                 out.append((at, f"{label(at)}: {event} is about a player, so there is no subject card"))
         return out
-
-    def grammar(self):
-        return self.inner.grammar()
-
-    def fits(self, value):
-        return self.inner.fits(value)
-
-    def sample(self, ctx):
-        return self.example
-
-    def named(self):
-        return self.inner.named()
 
 
 TRIGGERED = Checked(triggered_grammar(events=tuple(TRIGGER_EVENTS), effects=COMPOSED_EFFECTS, filter=TARGET_FILTER),

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .setups import STEPS
-from ...core.compose import SUBJECT, THIS, static_grammar, triggered_grammar, unbooled
+from ...core.compose import SUBJECT, THIS, Example, static_grammar, triggered_grammar, unbooled
 from ...core.params import Bool, Context, Field, Int, Keyed, Loc, Mapping, Nothing, OneOf, Param, Problem, label, shown
 from ...core.vocabulary import (
     CORE_EVENTS,
@@ -253,35 +252,12 @@ TRIGGERED = triggered_grammar(events=TRIGGER_EVENTS, effects=EFFECTS, filter=FIL
                               also=_composed_check)
 
 
-@dataclass(frozen=True, slots=True)
-class Sampled(Param):
-    """A grammar with the sample value given (what generators add for an ability no card writes): a static ability's
-    sample must grant something."""
-
-    inner: Param
-    value: Any
-
-    def check(self, value, loc, ctx):
-        return self.inner.check(value, loc, ctx)
-
-    def grammar(self):
-        return self.inner.grammar()
-
-    def fits(self, value):
-        return self.inner.fits(value)
-
-    def sample(self, ctx):
-        return self.value
-
-    def named(self):
-        return self.inner.named()
-
-
 GRANTABLE = ("flying", "reach", "menace", "must_be_blocked", "lure", "blocks_each_combat", "first_strike",
              "double_strike", "trample", "haste", "vigilance")
 """The abilities a static ability may grant: the keywords and block requirements the engine reads of a permanent as
 it decides (State.has); a granted triggered ability or spell effect would be read nowhere, so it is refused."""
-STATIC = Sampled(static_grammar(affects=FILTER, grants=OneOf(GRANTABLE)), {"grants": ["vigilance"]})
+STATIC = Example(static_grammar(affects=FILTER, grants=OneOf(GRANTABLE)), {"grants": ["vigilance"]})
+"""A static ability's sample must grant something (what generators add for an ability no card writes)."""
 
 ABILITIES = specs(
     AbilitySpec("flying", NONE, "702.9: can't be blocked except by creatures with flying or reach", "CR 702.9"),
