@@ -21,7 +21,7 @@ A card file writes one as ``{triggered: {...}}`` or ``{static: {...}}``; a game'
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping as MappingType
 
 from .params import (Alternatives, Bool, Context, Field, Int, Keyed, ListOf, Loc, Mapping, Named, OneOf, Param,
                      Problem, label, shown)
@@ -330,6 +330,19 @@ def parse_static(params: dict[str, Any]) -> Static:
                   condition=params.get("condition"),
                   grants=tuple(_one(g) for g in params.get("grants") or ()),
                   rules=tuple(_one(r) for r in params.get("rules") or ()))
+
+
+def compositions(abilities: Iterable[tuple[str, Any]],
+                 shorthand: MappingType[str, Callable[[Any], Triggered]]) -> list[Triggered]:
+    """A card's triggered abilities as compositions, in the order the card lists them: its ``triggered`` ones,
+    and its named ones that are a game's shorthand (``shorthand[name](params)``)."""
+    out: list[Triggered] = []
+    for name, params in abilities:
+        if name == "triggered":
+            out.append(parse_triggered(params))
+        elif name in shorthand:
+            out.append(shorthand[name](params))
+    return out
 
 
 def watched(watch: str, card_controller: str, this_card: str, about: str, about_controller: str) -> bool:

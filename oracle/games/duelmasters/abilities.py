@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple
 
 from ...core.board import Card
-from ...core.compose import SUBJECT, THIS, Static, Triggered, When, parse_static, parse_triggered, watched
+from ...core.compose import SUBJECT, THIS, Static, Triggered, When, parse_static, watched
+from ...core.compose import compositions as compose_all
 from ...core.compose import Effect as Part
 from ...core.script import Decision, Refusal, Script
 from .clauses import CR316_3
@@ -59,13 +60,7 @@ and the tap abilities (タップトリガー, ダイナモ: used, not triggered)
 
 def compositions(card: Card) -> list[Triggered]:
     """The triggered abilities of a card, in its ability order: composed ones and named shorthand."""
-    out = []
-    for name, param in card.abilities:
-        if name == "triggered":
-            out.append(parse_triggered(param))
-        elif name in SHORTHAND:
-            out.append(SHORTHAND[name](param))
-    return out
+    return compose_all(card.abilities, SHORTHAND)
 
 
 class Trigger(NamedTuple):

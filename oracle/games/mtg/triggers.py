@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.board import Card
-from ...core.compose import SUBJECT, THIS, Triggered, parse_triggered, watched
+from ...core.compose import SUBJECT, THIS, Triggered, compositions, watched
 from ...core.script import Refusal, Script
 from .clauses import CR508_1M, CR603_3D, CR603_5, CR603_6A, CR608_2B
+from .abilities import COMPOSED_EFFECTS, SHORTHAND
 from .state import StackItem, State, every, matches
 
 EVENT_CLAUSES = {"entered": CR603_6A, "became_attacker": CR508_1M}
@@ -24,14 +25,7 @@ EVENT_CLAUSES = {"entered": CR603_6A, "became_attacker": CR508_1M}
 def triggered_abilities(c: Card) -> list[Triggered]:
     """The card's triggered abilities as compositions, in the order the card lists them: ``triggered`` ones and
     named ones that are shorthand (abilities.SHORTHAND)."""
-    from .abilities import SHORTHAND  # abilities imports the modules that import this one
-    out: list[Triggered] = []
-    for name, param in c.abilities:
-        if name == "triggered":
-            out.append(parse_triggered(param))
-        elif name in SHORTHAND:
-            out.append(SHORTHAND[name](param))
-    return out
+    return compositions(c.abilities, SHORTHAND)
 
 
 # -- filters ---------------------------------------------------------------------------------------------------
@@ -112,7 +106,6 @@ def resolve(st: State, script: Script, item: StackItem) -> None:
     """A composed ability resolves: 608.2b, with targets all now illegal it does nothing (``countered``); else
     ``resolved``; 603.5, an optional one asks its controller (``use_optional``); then its effects in order (608.2c),
     each on what its ``on`` names (an illegal target is not acted on)."""
-    from .abilities import COMPOSED_EFFECTS
     ab: Triggered = item.data["composed"]
     chosen: dict[str, list[str]] = item.data.get("chosen") or {}
     legal = {n: [x for x in ids if matches(st, ab.target(n).filter, x, item.card, item.controller)]
