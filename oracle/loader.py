@@ -263,18 +263,22 @@ def suite_extras(path: Path, game: str, root: Path | None = None) -> Extra:
     return tuple(out)
 def _check_pool_abilities(pool: CardPool, game: str, path: Path) -> None:
     """Every ability of the pool's cards (both faces) is in the game's vocabulary, with parameters its grammar
-    accepts (else a located error: the first problem)."""
+    accepts (else a located error: the first problem, with every other one of the file after it)."""
     voc = registry.get(game).vocabulary if game in registry.names() else None
     if voc is None:
         return
+    found: list[tuple[tuple[Any, ...], str]] = []
     for i, card in enumerate(pool.cards):
         problems = _check_abilities(card.abilities, voc, ("cards", i, "abilities"))
-        if card.back is not None and not problems:
-            problems = _check_abilities(card.back.abilities, voc, ("cards", i, "back", "abilities"))
-        if problems:
-            loc, msg = problems[0]
-            _, node = _compose(_read(path), str(path))
-            raise CaseFileError(str(path), f"card {card.name!r}: {msg}", line=_line_of(node, loc), field=_field(loc))
+        if card.back is not None:
+            problems += _check_abilities(card.back.abilities, voc, ("cards", i, "back", "abilities"))
+        found += [(loc, f"card {card.name!r}: {msg}") for loc, msg in problems]
+    if found:
+        _, node = _compose(_read(path), str(path))
+        (loc, msg), rest = found[0], found[1:]
+        more = "".join(f"; line {_line_of(node, at)}, field {_field(at)}: {m}" for at, m in rest)
+        raise CaseFileError(str(path), msg + (f" (and {len(rest)} more problem(s) in this file{more})" if rest else ""),
+                            line=_line_of(node, loc), field=_field(loc))
 
 
 # --------------------------------------------------------------------------------------------

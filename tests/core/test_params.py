@@ -192,6 +192,24 @@ def test_a_back_face_is_checked_too(tmp_path):
     assert (exc.value.line, exc.value.field) == (8, "cards[0].back.abilities[0].flying"), str(exc.value)
 
 
+def test_every_problem_of_a_card_pool_is_said_at_once(tmp_path):
+    """Bad input loses nothing: the first problem locates the error, and every other one of the file (another
+    card's, a back face's) follows it with its line and field, so one run shows all there is to fix."""
+    cards = tmp_path / "mtg" / "cards.yaml"
+    cards.parent.mkdir()
+    cards.write_text("schema_version: 1\ngame: mtg\ncards:\n  - name: Broken\n    synthetic: true\n"
+                     "    abilities: [{draw: many}]\n"
+                     "    back:\n      name: Broken back\n      abilities: [{flying: 2}]\n"
+                     "  - name: Also broken\n    synthetic: true\n    abilities: [{deal_damage: 0}]\n",
+                     encoding="utf-8")
+    with pytest.raises(CaseFileError) as exc:
+        load_cards("mtg", extra=(cards,))
+    err = exc.value
+    assert (err.line, err.field) == (6, "cards[0].abilities[0].draw"), str(err)
+    assert "(and 2 more problem(s) in this file; line 9, field cards[0].back.abilities[0].flying" in err.message
+    assert "line 12, field cards[1].abilities[0].deal_damage: card 'Also broken'" in err.message, err.message
+
+
 # -- what the grammars say, and where they are said ----------------------------------------------------------
 
 @pytest.mark.parametrize("game", registry.names())
