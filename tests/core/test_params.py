@@ -27,7 +27,6 @@ from oracle.core.params import (
     OneOf,
     render,
 )
-from oracle.errors import CaseFileError
 from oracle.loader import load_cards, load_suite
 from oracle.paths import cases_dir
 
@@ -129,13 +128,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("game, ability, field, words", CASES)
-def test_a_suite_card_pool_with_a_wrong_parameter_is_a_located_error(tmp_path, game, ability, field, words):
-    cards = tmp_path / game / "cards.yaml"
-    cards.parent.mkdir()
-    cards.write_text(POOL.format(game=game, ability=ability), encoding="utf-8")
-    with pytest.raises(CaseFileError) as exc:
-        load_cards(game, extra=(cards,))
-    err = exc.value
+def test_a_suite_card_pool_with_a_wrong_parameter_is_a_located_error(pool_error, game, ability, field, words):
+    cards, err = pool_error(game, POOL.format(game=game, ability=ability))
     assert (err.path, err.line, err.field) == (str(cards), 7, "cards[0].abilities[0]" + field), str(err)
     assert words in err.message and "card 'Broken'" in err.message, err.message
 
@@ -182,29 +176,19 @@ def test_validate_says_where_and_exits_2(tmp_path, capsys):
             in err), err
 
 
-def test_a_back_face_is_checked_too(tmp_path):
-    cards = tmp_path / "mtg" / "cards.yaml"
-    cards.parent.mkdir()
-    cards.write_text("schema_version: 1\ngame: mtg\ncards:\n  - name: Broken\n    synthetic: true\n"
-                     "    back:\n      name: Broken back\n      abilities: [{flying: 2}]\n", encoding="utf-8")
-    with pytest.raises(CaseFileError) as exc:
-        load_cards("mtg", extra=(cards,))
-    assert (exc.value.line, exc.value.field) == (8, "cards[0].back.abilities[0].flying"), str(exc.value)
+def test_a_back_face_is_checked_too(pool_error):
+    _, err = pool_error("mtg", "schema_version: 1\ngame: mtg\ncards:\n  - name: Broken\n    synthetic: true\n"
+                               "    back:\n      name: Broken back\n      abilities: [{flying: 2}]\n")
+    assert (err.line, err.field) == (8, "cards[0].back.abilities[0].flying"), str(err)
 
 
-def test_every_problem_of_a_card_pool_is_said_at_once(tmp_path):
+def test_every_problem_of_a_card_pool_is_said_at_once(pool_error):
     """Bad input loses nothing: the first problem locates the error, and every other one of the file (another
     card's, a back face's) follows it with its line and field, so one run shows all there is to fix."""
-    cards = tmp_path / "mtg" / "cards.yaml"
-    cards.parent.mkdir()
-    cards.write_text("schema_version: 1\ngame: mtg\ncards:\n  - name: Broken\n    synthetic: true\n"
-                     "    abilities: [{draw: many}]\n"
-                     "    back:\n      name: Broken back\n      abilities: [{flying: 2}]\n"
-                     "  - name: Also broken\n    synthetic: true\n    abilities: [{deal_damage: 0}]\n",
-                     encoding="utf-8")
-    with pytest.raises(CaseFileError) as exc:
-        load_cards("mtg", extra=(cards,))
-    err = exc.value
+    _, err = pool_error("mtg", "schema_version: 1\ngame: mtg\ncards:\n  - name: Broken\n    synthetic: true\n"
+                               "    abilities: [{draw: many}]\n"
+                               "    back:\n      name: Broken back\n      abilities: [{flying: 2}]\n"
+                               "  - name: Also broken\n    synthetic: true\n    abilities: [{deal_damage: 0}]\n")
     assert (err.line, err.field) == (6, "cards[0].abilities[0].draw"), str(err)
     assert "(and 2 more problem(s) in this file; line 9, field cards[0].back.abilities[0].flying" in err.message
     assert "line 12, field cards[1].abilities[0].deal_damage: card 'Also broken'" in err.message, err.message

@@ -10,7 +10,6 @@ import inspect
 import pytest
 
 from oracle import registry
-from oracle.errors import CaseFileError
 from oracle.games.duelmasters import abilities, vocabulary
 from oracle.harness.request import make_request
 from oracle.loader import load_cards, load_suite
@@ -121,13 +120,8 @@ cards:
     ('{when: {event: turn_ends, watch: yours}, effects: [{destroy: null, "on": subject}]}', ".effects[0].on",
      "turn_ends is about a player, so there is no subject card"),
 ])
-def test_a_bad_composition_is_a_located_error(tmp_path, ability, field, words):
-    cards = tmp_path / "duelmasters" / "cards.yaml"
-    cards.parent.mkdir()
-    cards.write_text(POOL.format(ability=ability), encoding="utf-8")
-    with pytest.raises(CaseFileError) as exc:
-        load_cards("duelmasters", extra=(cards,))
-    err = exc.value
+def test_a_bad_composition_is_a_located_error(pool_error, ability, field, words):
+    cards, err = pool_error("duelmasters", POOL.format(ability=ability))
     assert (err.path, err.line, err.field) == (str(cards), 7, "cards[0].abilities[0].triggered" + field), str(err)
     assert words in err.message and "card '試作型壊れテスター'" in err.message, err.message
 
@@ -150,15 +144,11 @@ def test_a_static_affects_only_what_its_filter_allows():
     assert reply.final["cards"]["a"]["zone"] == "graveyard" and reply.final["cards"]["k"]["zone"] == "graveyard"
 
 
-def test_a_static_grants_nothing_yet_and_says_so(tmp_path):
-    cards = tmp_path / "duelmasters" / "cards.yaml"
-    cards.parent.mkdir()
-    cards.write_text(POOL.replace("triggered: {ability}", "static: {ability}").format(
-        ability="{grants: [blocker]}"), encoding="utf-8")
-    with pytest.raises(CaseFileError) as exc:
-        load_cards("duelmasters", extra=(cards,))
-    assert exc.value.field == "cards[0].abilities[0].static.grants[0]", str(exc.value)
-    assert "grants no ability yet" in exc.value.message
+def test_a_static_grants_nothing_yet_and_says_so(pool_error):
+    _, err = pool_error("duelmasters", POOL.replace("triggered: {ability}", "static: {ability}").format(
+        ability="{grants: [blocker]}"))
+    assert err.field == "cards[0].abilities[0].static.grants[0]", str(err)
+    assert "grants no ability yet" in err.message
 
 
 def test_collect_still_gives_a_named_ability_s_triggers():

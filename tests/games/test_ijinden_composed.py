@@ -10,10 +10,9 @@ import yaml
 
 from oracle.core.compose import Triggered
 from oracle.core.errors import ScriptError
-from oracle.errors import CaseFileError
 from oracle.games.ijinden import abilities
 from oracle.games.ijinden.procedure import run
-from oracle.loader import load_cards, load_suite
+from oracle.loader import load_suite
 from oracle.model import CaseRequest
 
 POOL = """schema_version: 1
@@ -61,13 +60,8 @@ BAD = [
 
 
 @pytest.mark.parametrize("ability, field, words", BAD)
-def test_a_bad_composition_in_a_card_pool_is_a_located_error(tmp_path, ability, field, words):
-    cards = tmp_path / "ijinden" / "cards.yaml"
-    cards.parent.mkdir()
-    cards.write_text(POOL.format(ability=ability), encoding="utf-8")
-    with pytest.raises(CaseFileError) as exc:
-        load_cards("ijinden", extra=(cards,))
-    err = exc.value
+def test_a_bad_composition_in_a_card_pool_is_a_located_error(pool_error, ability, field, words):
+    cards, err = pool_error("ijinden", POOL.format(ability=ability))
     assert (err.path, err.line, err.field) == (str(cards), 7, "cards[0].abilities[0]" + field), str(err)
     assert words in err.message and "card 'Broken'" in err.message, err.message
 

@@ -8,7 +8,6 @@ import pytest
 
 from oracle.cli import main
 from oracle.core.compose import THIS, Effect, When
-from oracle.errors import CaseFileError
 from oracle.games.mtg.abilities import SHORTHAND, TRIGGER_EFFECTS
 from oracle.games.mtg.vocabulary import ABILITIES
 from oracle.loader import load_cards
@@ -55,13 +54,8 @@ BAD = [
 
 
 @pytest.mark.parametrize("ability, field, words", BAD)
-def test_a_bad_composition_is_a_located_error(tmp_path, ability, field, words):
-    cards = tmp_path / "mtg" / "cards.yaml"
-    cards.parent.mkdir()
-    cards.write_text(POOL.format(ability=ability), encoding="utf-8")
-    with pytest.raises(CaseFileError) as exc:
-        load_cards("mtg", extra=(cards,))
-    err = exc.value
+def test_a_bad_composition_is_a_located_error(pool_error, ability, field, words):
+    cards, err = pool_error("mtg", POOL.format(ability=ability))
     assert (err.path, err.line, err.field) == (str(cards), 7, "cards[0].abilities[0]" + field), str(err)
     assert words in err.message and "card 'Broken'" in err.message, err.message
 
