@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping as MappingType
 
 from .params import (Alternatives, Bool, Context, Field, Int, Keyed, ListOf, Loc, Mapping, Named, OneOf, Param,
-                     Problem, label, shown)
+                     Problem, Wrapped, label, shown)
 
 WATCHES = ("this", "another_yours", "yours", "opponents", "any")
 """Whose card a trigger's event must be about: this card; another card of its controller's; any card of its
@@ -205,27 +205,14 @@ class AbilityRef(Param):
 
 
 @dataclass(frozen=True, slots=True)
-class Example(Param):
+class Example(Wrapped):
     """``inner`` with ``example`` as its sample: a composition's grammar whose own sample (its required fields'
     samples) a game's checks refuse -- e.g. an effect that must name its card, a static that grants nothing."""
 
-    inner: Param
-    example: Any
-
-    def check(self, value, loc, ctx):
-        return self.inner.check(value, loc, ctx)
-
-    def grammar(self):
-        return self.inner.grammar()
-
-    def fits(self, value):
-        return self.inner.fits(value)
+    example: Any = None
 
     def sample(self, ctx):
         return self.example
-
-    def named(self):
-        return self.inner.named()
 
 
 def _names_known(value: dict, loc: Loc, ctx: Context) -> list[Problem]:

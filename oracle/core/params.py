@@ -366,12 +366,11 @@ class Named(Param):
 
 
 @dataclass(frozen=True, slots=True)
-class Noted(Param):
-    """``inner``, with what its grammar line cannot say (a default that depends on where it is used), written
-    after the grammar by :func:`render`."""
+class Wrapped(Param):
+    """``inner`` with something added: checks, renders, fits, samples and names as ``inner`` does; a subclass
+    overrides what it adds to."""
 
     inner: Param
-    note: str
 
     def check(self, value, loc, ctx):
         return self.inner.check(value, loc, ctx)
@@ -387,6 +386,14 @@ class Noted(Param):
 
     def named(self):
         return self.inner.named()
+
+
+@dataclass(frozen=True, slots=True)
+class Noted(Wrapped):
+    """``inner``, with what its grammar line cannot say (a default that depends on where it is used), written
+    after the grammar by :func:`render`."""
+
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
