@@ -248,15 +248,22 @@ def composed(draw, game: str, allowed: set[str] | None) -> tuple[Any, ...]:
     """Now and then one ability no card or case wrote: a ``triggered`` or ``static`` composition drawn from the
     game's own grammar (DESIGN: abilities composed of parts, each checked when loaded), so that generated boards
     reach trigger, target and effect combinations beyond the golden cases'."""
-    from .grammar import context, values
-
     kinds = [k for k in ("triggered", "static") if k in registry.get(game).vocabulary.abilities
              and (allowed is None or k in allowed)]
     if not kinds or not one_in(draw, COMPOSED_ONE_IN):
         return ()
     kind = draw(pick(tuple(kinds)))
+    return ({kind: draw(_composition(game, kind))},)
+
+
+@cache
+def _composition(game: str, kind: str) -> st.SearchStrategy[Any]:
+    """The strategy of a ``kind`` ability's parameters of ``game``, built once (every board that gets one draws
+    from it)."""
+    from .grammar import context, values
+
     ctx = context(game)
-    return ({kind: draw(values(ctx.abilities[kind], ctx))},)
+    return values(ctx.abilities[kind], ctx)
 
 
 def rulesets(game: str, among: tuple[str, ...] = ()) -> st.SearchStrategy[str]:
