@@ -291,7 +291,7 @@ def enumerate_legal(p: Pending, *, verify_pure: bool = False, limit: int | None 
                     for k in point.kinds if k not in own.ENUMERATED}
     any_time = point.anytime
     anytime = tuple(Option(q, any_time.kind, None) for q in p.state.board.players
-                    if any_time.takes(Decision(p.at, q, any_time.kind, None), point.kinds)) if any_time else ()
+                    if any_time.takes(Decision(p.at, q, any_time.kind, None), point.kinds, point.player)) if any_time else ()
     return dataclasses.replace(p, legal=tuple(legal), unenumerated=unenumerated, complete=complete, tried=tried,
                                anytime=anytime)
 

@@ -41,9 +41,10 @@ class Anytime:
     may: Callable[[str], bool]
     act: Callable[[Decision, "DecisionPoint"], None]
 
-    def takes(self, d: Decision, kinds: tuple[str, ...]) -> bool:
-        """Whether ``d`` is this decision, made where the point does not ask for it itself."""
-        return d.kind == self.kind and d.kind not in kinds and self.may(d.player)
+    def takes(self, d: Decision, kinds: tuple[str, ...], player: str) -> bool:
+        """Whether ``d`` is this decision, made where the point (``player`` deciding one of ``kinds``) does not ask
+        for it itself: a point that offers it offers it to its own player only, and anyone else may still make it."""
+        return d.kind == self.kind and not (d.kind in kinds and d.player == player) and self.may(d.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ class DecisionPoint:
 
     def judge(self, d: Decision) -> Any:
         """The parsed decision, or :class:`Refusal` with the first reason that applies."""
-        if self.anytime is not None and self.anytime.takes(d, self.kinds):
+        if self.anytime is not None and self.anytime.takes(d, self.kinds, self.player):
             return None
         if d.kind not in self.kinds:
             why = self.other(d) if self.other else "unexpected_decision"
@@ -153,7 +154,7 @@ class Script:
             if self.observe is not None:
                 self._checkpoint()
             self.cursor += 1
-            if self.anytime is not None and self.anytime.takes(d, kinds):
+            if self.anytime is not None and self.anytime.takes(d, kinds, player):
                 self.trace.emit("decided", self.anytime.clause, at=d.at, player=d.player, decision=d.kind)
                 self.outcomes.append(("accepted", None))
                 if d.at == self.stop_after:

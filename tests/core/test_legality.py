@@ -310,3 +310,8 @@ def test_a_concession_is_legal_at_every_point_and_listed_apart_from_the_points_o
     assert L.check(req, 3, {"alice": "concede"}) is None and L.check(req, 3, {"bob": "concede"}) is None
     assert p.as_dict()["anytime"] == [{"player": "alice", "kind": "concede", "args": None},
                                       {"player": "bob", "kind": "concede", "args": None}]
+    main = L.legal_decisions(req_main := make_request(next(
+        x for x in SUITE.cases if x.case.id == "mtg.concede.active-player-concedes-in-main-phase").case, "cr-20231117"), 0)
+    # the active player's main-phase point offers alice's concede itself; bob may concede there all the same
+    assert "concede" in main.kinds and [o.player for o in main.anytime] == ["bob"]
+    assert L.check(req_main, 0, {"bob": "concede"}) is None

@@ -87,3 +87,48 @@ def test_every_named_triggered_ability_is_shorthand_or_kept_named_for_a_reason()
     assert ab.name == "attack_drain" and ab.when == When("became_attacker", THIS)
     assert ab.effects == (Effect("defending_player_loses_life", 2, THIS),) and not ab.targets and not ab.optional
     assert "shorthand" in ABILITIES["attack_drain"].doc
+
+
+def test_a_player_leaving_leaves_a_token_that_ceased_to_exist_where_it_is(tmp_path):
+    """704.5d: a token that ceased to exist is no object; when its owner later leaves the game (800.4a), nothing of
+    it moves. Found by the generated boards: the reference tried to take it out of a zone it was no longer in."""
+    import json
+    import textwrap
+
+    suite = tmp_path / "suite" / "mtg"
+    suite.mkdir(parents=True)
+    (suite / "case.yaml").write_text(textwrap.dedent("""\
+        id: user.ceased-token-owner-leaves
+        game: mtg
+        rulesets: [cr-20260807]
+        title: bob's token is returned to his hand and ceases to exist; bob then concedes and leaves the game
+        source: {kind: external, document: "Magic: The Gathering Comprehensive Rules", edition: "20260807",
+                 url: "https://media.wizards.com/2026/downloads/MagicCompRules%2020260819.txt",
+                 quote: "704.5d If a token is in a zone other than the battlefield, it ceases to exist."}
+        rules: [mtg:704.5d, mtg:104.3a]
+        setup:
+          active: alice
+          players:
+            alice: {hand: [{id: rc, card: Oracle Recall}]}
+            bob: {battlefield: [{id: tk, card: Oracle Soldier Token}, {id: y, card: Oracle Bear}]}
+            carol: {}
+        script:
+          - {alice: {cast: {card: rc, targets: [tk]}}}
+          - {alice: pass}
+          - {bob: pass}
+          - {carol: pass}
+          - {bob: concede}
+        expect:
+          events:
+            - [{ceased_to_exist: {card: tk}}]
+            - {lost: bob}
+            - {left_game: bob}
+            - [{moved: {card: y, from: battlefield, to: outside_game}}]
+          absent:
+            - {moved: {card: tk, to: outside_game}}
+        """), encoding="utf-8")
+    out = tmp_path / "r.json"
+    main(["run", "--cases", str(tmp_path / "suite"), "--game", "mtg", "--results", str(out), "--report", "",
+          "--quiet"])
+    (case,) = json.loads(out.read_text(encoding="utf-8"))["cases"]
+    assert case["status"] == "pass", case.get("divergence") or case.get("error")

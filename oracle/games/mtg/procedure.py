@@ -106,9 +106,10 @@ def project(st: State) -> dict[str, Any]:
         players[p] = {**zones[p], "life": st.life[p], "lost": p in st.lost}
     cards = {}
     cb = st.combat
-    for cid, c in st.board.cards.items():
-        if c.name is None or c.props.get("ceased"):  # 704.5d: a token that ceased to exist is nowhere
+    for c in st.existing():  # 704.5d: a token that ceased to exist is nowhere
+        if c.name is None:
             continue
+        cid = c.id
         p, t = st.pt(c)
         cards[cid] = {
             "zone": c.zone, "owner": c.owner, "controller": c.controller, "face": c.props.get("face", "front"),

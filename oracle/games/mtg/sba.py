@@ -60,8 +60,7 @@ def _check_once(st: State, script: Script) -> bool:
         prot = c.props.get("protector")
         if (prot is None or prot in st.lost or prot not in legal_protectors(st, c)) and not _attacked(st, c.id):
             protectors.append((c.id, "graveyard" if going else ""))
-    gone = [c for c in st.board.cards.values() if c.zone != "battlefield" and not c.props.get("ceased")
-            and st.is_token(c)]  # 704.5d / 111.7
+    gone = [c for c in st.existing() if c.zone != "battlefield" and st.is_token(c)]  # 704.5d / 111.7
     if not (losers or drew_from_empty or to_graveyard or unattach or protectors or gone):
         return False
 
@@ -189,7 +188,7 @@ def _objects_leave_with(st: State, player: str) -> None:
     those objects cease to exist. Then, if there are any objects still controlled by that player, those objects are
     exiled." (assumption mtg:A-leaving-player-default-control)."""
     clause = st.c(CR800_4A)
-    owned = [c for c in st.board.cards.values() if c.owner == player and c.zone != "outside_game"]
+    owned = [c for c in st.existing() if c.owner == player and c.zone != "outside_game"]
     regained = [c for c in st.battlefield() if c.controller == player and c.owner != player and c.props.get("control_from")]
     if owned or regained:
         with st.trace.simultaneous():

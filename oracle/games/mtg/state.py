@@ -95,6 +95,11 @@ class State:
     def card(self, cid: str) -> Card:
         return self.board.cards[cid]
 
+    def existing(self) -> list[Card]:
+        """Every object of the case that still exists: a token that ceased to exist (704.5d, 111.7) is in no zone
+        and is no object any rule can find (it keeps the last zone it was in only as its history)."""
+        return [c for c in self.board.cards.values() if not c.props.get("ceased")]
+
     def battlefield(self) -> list[Card]:
         cards, zones = self.board.cards, self.board.zones
         return [cards[c] for p in self.board.players for c in zones[(p, "battlefield")]]
