@@ -223,8 +223,16 @@ def _enters_trigger_misses_newcomer(original: Any) -> Any:
 
 
 def _discard_chosen_by_the_ability_s_controller(original: Any) -> Any:
-    def who_discards(item: Any, player: str) -> str:
+    def who_discards(item: Any, player: str, *, at_random: bool = False) -> str | None:
+        if at_random:
+            return original(item, player, at_random=True)
         return item.controller  # read: the ability's controller chooses the cards the other player discards
+    return who_discards
+
+
+def _random_discard_chosen(original: Any) -> Any:
+    def who_discards(item: Any, player: str, *, at_random: bool = False) -> str | None:
+        return player  # read: a random discard is the discarding player's choice like any other
     return who_discards
 
 
@@ -329,6 +337,11 @@ MUTANTS: tuple[Mutant, ...] = (
            "to discard.",
            "the controller of the ability, not the discarding player, chooses the discarded cards",
            (Patch(ABILITIES + "who_discards", _discard_chosen_by_the_ability_s_controller),)),
+    Mutant("mtg-random-discard-chosen", "mtg", "mtg:701.9b",
+           "Some effects, however, require a random discard or allow another player to choose which card is "
+           "discarded.",
+           "a random discard is chosen by the discarding player, as a default discard is",
+           (Patch(ABILITIES + "who_discards", _random_discard_chosen),)),
     Mutant("mtg-copy-of-a-battle-enters-with-its-counters", "mtg", "mtg:ruling.copy-enters-with-defense",
            "If another permanent enters the battlefield as a copy of a battle, it also enters with that number of "
            "defense counters.",

@@ -6,6 +6,7 @@ parameter too. What a spell targets is casting.TARGETS.
 
 from __future__ import annotations
 
+import random
 from typing import Any, Callable
 
 from ...core.board import Card, normalize_abilities
@@ -302,19 +303,28 @@ def _effect_create_token(st: State, script: Script, item: StackItem, param: dict
         st.fire_event(st, "entered", tid)
 
 
-def who_discards(item: StackItem, player: str) -> str:
-    """701.9b: who chooses the cards ``player`` discards -- by default the discarding player."""
-    return player
+def who_discards(item: StackItem, player: str, *, at_random: bool = False) -> str | None:
+    """701.9b: who chooses the cards ``player`` discards -- by default the discarding player; nobody (``None``)
+    for a random discard."""
+    return None if at_random else player
 
 
-def _effect_discard(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
-    """701.9b: "By default, effects that cause a player to discard a card allow the affected player to choose which
-    card to discard": each player of ``on`` chooses N cards of their hand (``discard``; with N or fewer in hand, all
-    of them, nothing asked), then they move to the graveyard, one moment (701.9a)."""
+def at_random(hand: list[str], n: int) -> list[str]:
+    """701.9b's random discard: N cards of ``hand``, drawn by a generator seeded by the hand itself, so the
+    reference replays a case the same way every time. No case may depend on which: only on how many."""
+    return random.Random("\x1f".join(sorted(hand))).sample(sorted(hand), n)
+
+
+def _discards(st: State, script: Script, item: StackItem, n: int, on: list[str], *, random_: bool) -> None:
+    """701.9: each player of ``on`` discards N cards of their hand (all of them with N or fewer in hand, nothing
+    asked), chosen by :func:`who_discards` or at random; they move to the graveyard in one moment (701.9a)."""
     for p in on:
         hand = list(st.board.zones[(p, "hand")])
+        chooser = who_discards(item, p, at_random=random_)
         if len(hand) <= n:
             chosen = hand
+        elif chooser is None:
+            chosen = at_random(hand, n)
         else:
             def valid(d, hand=hand, p=p) -> list[str]:
                 x = d.args if isinstance(d.args, list) else [d.args]
@@ -322,11 +332,23 @@ def _effect_discard(st: State, script: Script, item: StackItem, n: int, on: list
                     raise Refusal("illegal_discard", f"discard {n} of {p}'s hand {hand}, got {d.args}",
                                   clause=st.c(CR701_9B))
                 return list(x)
-            _, chosen = script.decide(who_discards(item, p), ("discard",), st.c(CR701_9B), valid)
+            _, chosen = script.decide(chooser, ("discard",), st.c(CR701_9B), valid)
         with st.trace.simultaneous():
             for cid in chosen:
                 st.board.move(cid, "graveyard", st.c(CR701_9B))
                 st.trace.emit("discarded", st.c(CR701_9B), card=cid, player=p)
+
+
+def _effect_discard(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    """701.9b: "By default, effects that cause a player to discard a card allow the affected player to choose which
+    card to discard": each player of ``on`` chooses N cards of their hand (``discard``)."""
+    _discards(st, script, item, n, on, random_=False)
+
+
+def _effect_discard_at_random(st: State, script: Script, item: StackItem, n: int, on: list[str]) -> None:
+    """701.9b: "Some effects, however, require a random discard": each player of ``on`` discards N cards of their
+    hand at random. Nobody chooses: no decision is asked."""
+    _discards(st, script, item, n, on, random_=True)
 
 
 COMPOSED_EFFECTS: dict[str, Callable[[State, Script, StackItem, Any, list[str]], None]] = {
@@ -337,6 +359,7 @@ COMPOSED_EFFECTS: dict[str, Callable[[State, Script, StackItem, Any, list[str]],
     "put_p1p1_counters": _effect_put_p1p1_counters,
     "create_token": _effect_create_token,
     "discard": _effect_discard,
+    "discard_at_random": _effect_discard_at_random,
 }
 """Magic's effect table (vocabulary.EFFECTS): each takes the resolving ability, the effect's parameter and the
 players or permanents its ``on`` names now (triggers.resolve)."""

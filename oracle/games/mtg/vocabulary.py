@@ -202,6 +202,7 @@ EFFECTS = Keyed("effect", "Magic", (
     ("put_p1p1_counters", COUNT),
     ("create_token", TOKEN),
     ("discard", COUNT),
+    ("discard_at_random", COUNT),
 ))
 """The effects a composed ability does, in order (abilities.COMPOSED_EFFECTS does them): ``deal_damage`` N to
 ``on`` (required: a target, this or subject; 120.3); ``draw`` N (121.2; ``on`` a player target, else the
@@ -209,8 +210,9 @@ ability's controller); ``lose_life`` N (119.3; ``on`` a player target, required)
 N (508.5: the defending player for the attacking creature ``on``, default this); ``put_p1p1_counters`` N on
 ``on`` (default this; a creature, 122.1a); ``create_token`` (111.2: the ability's controller creates ``count``
 tokens of ``card``; no ``on``); ``discard`` N (701.9b: the player ``on`` -- a player target, required --
-chooses N cards of their hand)."""
-PLAYER_EFFECTS = {"draw": False, "lose_life": True, "discard": True}
+chooses N cards of their hand); ``discard_at_random`` N (701.9b: the player ``on`` -- required -- discards N cards
+of their hand at random; nobody is asked)."""
+PLAYER_EFFECTS = {"draw": False, "lose_life": True, "discard": True, "discard_at_random": True}
 """Effects that act on a player (``on`` a target whose filter is ``is: player``), and whether ``on`` is required."""
 
 
