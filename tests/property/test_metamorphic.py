@@ -99,6 +99,8 @@ def test_adding_a_plain_card_to_a_graveyard_changes_nothing_observable(game, dat
     # own, their graveyard's included, out of the game (Magic 800.4a), which is observable
     final_players = (play.reply.final or {}).get("players", {})
     player = [*list(setup["players"])[-1:], *(p for p in setup["players"] if not final_players.get(p, {}).get("lost"))][-1]
+    # a graveyard written as a count of anonymous cards has no list to add a card to
+    assume(not isinstance(setup["players"][player].get("graveyard"), int))
     setup["players"][player].setdefault("graveyard", []).append({"id": "untouched", "card": plain})
     trace, final, winner = _observed(_play(play, setup, play.script))
     final["players"][player]["graveyard"].remove("untouched")
