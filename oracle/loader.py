@@ -18,7 +18,6 @@ import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from . import paths, registry
-from .core.compose import unbooled_deep
 from .errors import CaseFileError, InputError, YamlSyntaxError
 from .limits import check_case_sizes
 from .model import AbsentEvents, CardDef, CardPool, Case, Catalog, Clause, ExpectedMoment, Ruleset
@@ -579,8 +578,6 @@ def _check_abilities(refs: list[Any], voc, loc: tuple[Any, ...]) -> list[Problem
             out.append((at, f"{name} needs a parameter: write {{{name}: {spec.params}}}"))
             continue
         out += [(at + where[1:], msg) for where, msg in problems]
-        if not problems and isinstance(ref, dict):
-            ref[name] = unbooled_deep(params)  # a composed ability's bare `on:` key (YAML 1.1: true) kept as on
     return out
 
 

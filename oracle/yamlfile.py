@@ -24,6 +24,31 @@ except AttributeError:  # pragma: no cover
 
 
 
+_BOOL, _STR = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:str"
+_YAML11_WORDS = frozenset({"yes", "no", "on", "off"})
+
+
+def _keys_as_spelled(node: yaml.Node) -> None:
+    """A plain mapping key spelled yes, no, on or off is that word, as YAML 1.2 reads it -- not the boolean
+    YAML 1.1 (PyYAML) makes of it: an effect's ``on:`` key is ``on`` from the moment a file is read. Values
+    keep YAML 1.1's reading (``optional: yes`` is true)."""
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, yaml.MappingNode):
+            for key, value in n.value:
+                if (isinstance(key, yaml.ScalarNode) and key.tag == _BOOL and not key.style
+                        and key.value.lower() in _YAML11_WORDS):
+                    key.tag = _STR
+                stack += (key, value)
+        elif isinstance(n, yaml.SequenceNode):
+            stack += n.value
+
+
 def compose(text: str) -> tuple[Any, yaml.Node | None]:
     """The document as Python data, and its node tree (for line numbers); past a limit of
     :mod:`oracle.limits`, a :class:`YamlLimitError` before anything is built."""
@@ -33,6 +58,8 @@ def compose(text: str) -> tuple[Any, yaml.Node | None]:
         try:
             node = loader.get_single_node()
             check_yaml_nodes(node)
+            if node is not None:
+                _keys_as_spelled(node)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()

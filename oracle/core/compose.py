@@ -15,7 +15,7 @@ A card file writes one as ``{triggered: {...}}`` or ``{static: {...}}``; a game'
         when: {event: became_blocker, watch: this}  # watch: this | another_yours | yours | opponents | any
         optional: true                            # 発動できる / "may"; default false (発動する)
         targets: [{name: t, filter: {role: attacker}}]
-        effects: [{unattack: null, on: t}, {destroy: null, on: this}]   # a bare on (YAML 1.1: true) is read as on
+        effects: [{unattack: null, on: t}, {destroy: null, on: this}]   # a bare on: key is on (oracle.yamlfile)
 """
 
 from __future__ import annotations
@@ -124,40 +124,16 @@ class Word(Param):
         return "t"
 
 
-def unbooled(item: Any) -> Any:
-    """An effect item as written: YAML 1.1 (PyYAML's safe loader) reads a bare ``on`` key as the boolean true, so
-    ``{deal_damage: 2, on: t}`` loads as ``{'deal_damage': 2, True: 't'}``; the ``True`` key is read back as
-    ``on`` (an effect is never named ``true``), and so is the ``"true"`` key of the same card sent as JSON."""
-    if isinstance(item, dict) and "on" not in item:
-        if True in item:
-            return {("on" if k is True else k): v for k, v in item.items()}
-        if "true" in item:  # the same card sent as JSON (a request's cards): the key is the string "true"
-            return {("on" if k == "true" else k): v for k, v in item.items()}
-    return item
-
-
-def unbooled_deep(value: Any) -> Any:
-    """``value`` with every effect item of an ``effects`` list inside it :func:`unbooled` (what the loader keeps of a
-    composed ability, so that what is sent on as JSON has ``on`` and no boolean key)."""
-    if isinstance(value, dict):
-        return {k: ([unbooled_deep(unbooled(e)) for e in v] if k == "effects" and isinstance(v, list)
-                    else unbooled_deep(v)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [unbooled_deep(v) for v in value]
-    return value
-
-
 @dataclass(frozen=True, slots=True)
 class EffectItem(Param):
-    """One effect of a list: ``{<effect>: param, on?: this | subject | <target name>}`` (a bare ``on`` key that
-    YAML 1.1 read as ``true`` is ``on``: :func:`unbooled`)."""
+    """One effect of a list: ``{<effect>: param, on?: this | subject | <target name>}`` (a file's bare ``on:`` key is
+    ``on``: :func:`oracle.yamlfile.compose` reads keys as spelled)."""
 
     effects: Keyed
 
     def check(self, value, loc, ctx):
         if not isinstance(value, dict):
             return self.expected(value, loc)
-        value = unbooled(value)
         rest = {k: v for k, v in value.items() if k != "on"}
         out: list[Problem] = []
         if "on" in value and not isinstance(value["on"], str):
@@ -224,7 +200,7 @@ def _names_known(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
             out.append((loc + ("targets", i, "name"), f"{label(loc + ('targets', i, 'name'))}: target name {n!r} "
                                                       f"is used twice"))
     for i, e in enumerate(value.get("effects") or []):
-        on = unbooled(e).get("on") if isinstance(e, dict) else None
+        on = e.get("on") if isinstance(e, dict) else None
         if isinstance(on, str) and on not in (THIS, SUBJECT, *names):
             out.append((loc + ("effects", i, "on"), f"{label(loc + ('effects', i, 'on'))}: {on!r} names no target "
                                                     f"of this ability; write {THIS}, {SUBJECT} or one of {names}"))
@@ -260,7 +236,6 @@ def triggered_grammar(*, events: tuple[str, ...], effects: Keyed, filter: Param,
     game_check = also
 
     def both(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
-        value = unbooled_deep(value)  # the game's check reads `on` as written, whether YAML made it true or not
         return _names_known(value, loc, ctx) or game_check(value, loc, ctx)
 
     return Mapping(tuple(fields), also=both)
@@ -301,7 +276,7 @@ def parse_triggered(params: dict[str, Any]) -> Triggered:
     when = params["when"]
     targets = tuple(Target(t["name"], t.get("filter"), t.get("count", 1)) for t in params.get("targets") or ())
     effects = []
-    for e in map(unbooled, params["effects"]):
+    for e in params["effects"]:
         rest = {k: v for k, v in e.items() if k != "on"}
         for kind, param in rest.items():
             effects.append(Effect(kind, param, e.get("on")))

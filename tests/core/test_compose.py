@@ -111,14 +111,16 @@ def test_a_game_adds_its_own_checks_and_an_example():
     assert render(example) == render(grammar)
 
 
-def test_a_bare_on_key_read_by_yaml_as_true_is_on():
-    """YAML 1.1 reads ``on:`` as the boolean true: ``{destroy: null, on: t}`` from a card file is still ``on: t``."""
-    import yaml
-    value = yaml.safe_load("when: {event: became_blocker}\ntargets: [{name: t}]\neffects: [{destroy: null, on: t}]")
-    assert True in value["effects"][0]
+def test_a_bare_on_key_read_from_a_file_is_on():
+    """PyYAML (YAML 1.1) alone reads ``on:`` as the boolean true; the suite's reader keeps it ``on``, so
+    ``{destroy: null, on: t}`` from a card file is checked and parsed as written."""
+    from oracle.yamlfile import compose
+
+    value, _ = compose("when: {event: became_blocker}\ntargets: [{name: t}]\neffects: [{destroy: null, on: t}]")
+    assert value["effects"][0] == {"destroy": None, "on": "t"}
     assert problems(TRIGGERED, value) == []
     assert parse_triggered(value).effects == (Effect("destroy", None, "t"),)
-    bad = yaml.safe_load("when: {event: became_blocker}\neffects: [{destroy: null, on: u}]")
+    bad, _ = compose("when: {event: became_blocker}\neffects: [{destroy: null, on: u}]")
     assert any(loc == ("triggered", "effects", 0, "on") for loc, _ in problems(TRIGGERED, bad))
 
 

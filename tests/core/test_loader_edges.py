@@ -50,3 +50,15 @@ def test_a_single_faced_card_set_up_back_face_up_is_a_located_error(tmp_path, ca
     err = capsys.readouterr()
     out = err.out + err.err
     assert f"{p}:10" in out and "setup.players.alice.battlefield[0].face" in out and "'Oracle Bear' has no back face" in out
+
+
+def test_a_key_spelled_as_a_yaml_1_1_boolean_is_the_word():
+    """oracle.yamlfile: a plain mapping key spelled yes/no/on/off (any case) is that word, as YAML 1.2 reads it;
+    true/false keys and every value keep their boolean reading; a quoted key was a string already."""
+    from oracle.yamlfile import compose
+
+    data, _ = compose("a: {on: t, Off: 1, YES: 2, 'no': 3, optional: yes, done: off}\nb: [{true: 1}]\n"
+                      "c: &x {on: 1}\nd: *x\n")
+    assert data["a"] == {"on": "t", "Off": 1, "YES": 2, "no": 3, "optional": True, "done": False}
+    assert data["b"] == [{True: 1}]
+    assert data["c"] == data["d"] == {"on": 1}

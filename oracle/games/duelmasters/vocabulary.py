@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.compose import SUBJECT, THIS, Example, static_grammar, triggered_grammar, unbooled_deep
+from ...core.compose import SUBJECT, THIS, Example, static_grammar, triggered_grammar
 from ...core.params import (
     AbilityName,
     Alternatives,
@@ -266,7 +266,6 @@ class Checked(Example):
     acts on cards, and no other effect takes it; ``subject`` is a card only for a card's event."""
 
     def check(self, value, loc, ctx):
-        value = unbooled_deep(value)  # a bare `on:` key, which YAML 1.1 reads as true, is on (oracle.core.compose)
         out = self.inner.check(value, loc, ctx)
         if out or not isinstance(value, dict) or "when" not in value:
             return out
@@ -300,7 +299,7 @@ TRIGGERED_NOTES = ("events: " + "; ".join(f"{e}: {doc}" for e, (_, doc) in TRIGG
                      "`count` different ids; count: all takes every creature the filter allows, nothing asked); then "
                      "an optional one (してもよい) asks its controller `use` or `decline` naming its card "
                      "(X-optional-trigger); then its effects in order; one effect's changes to several cards are one moment, "
-                     "those cards in battle-zone order (a bare YAML on, which YAML 1.1 reads as true, is read as on)")
+                     "those cards in battle-zone order")
 
 STATIC_RULES: dict[str, tuple[Param, str]] = {
     "destroyed_to": (OneOf(("hand",)), "「破壊される時、墓地に置くかわりに手札に戻す」: an affected creature destroyed is "

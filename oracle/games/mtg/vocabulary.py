@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .setups import STEPS
-from ...core.compose import SUBJECT, THIS, Example, static_grammar, triggered_grammar, unbooled
+from ...core.compose import SUBJECT, THIS, Example, static_grammar, triggered_grammar
 from ...core.params import Bool, Context, Field, Int, Keyed, Loc, Mapping, Nothing, OneOf, Param, Problem, label, shown
 from ...core.vocabulary import (
     CORE_EVENTS,
@@ -226,7 +226,7 @@ def _composed_check(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
         out.append((at, f"{label(at)}: only a became_attacker trigger counts attackers (this one is "
                         f"{when.get('event')})"))
     kinds = {t["name"]: (t.get("filter") or {}).get("is", "permanent") for t in value.get("targets") or []}
-    for i, e in enumerate(map(unbooled, value.get("effects") or [])):
+    for i, e in enumerate(value.get("effects") or []):
         kind = next(k for k in e if k != "on")
         on = e.get("on")
         at = loc + ("effects", i) + (("on",) if on is not None else ())
