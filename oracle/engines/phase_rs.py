@@ -37,7 +37,9 @@ How a case is played:
   attackers and blockers, choose a battle's protector, assign combat damage -- with trample, the part named
   for what the attacker attacks is phase's ``trample_damage`` --, cast the Siege transformed, proliferate:
   ``SelectTargets`` at phase's ``ProliferateChoice``, concede: phase's ``Concede``, which phase takes at any
-  time; the script gives it where its player holds priority, mtg:A-concede).
+  time; the script gives it where its player holds priority, mtg:A-concede; a composed trigger's
+  ``choose_targets`` at ``TriggerTargetSelection``, ``use_optional`` at ``OptionalEffectChoice``, ``discard`` at
+  ``DiscardChoice``; a token phase creates gets the reference's id ``<source id>.token<n>``).
   An entry phase refuses is ``refused`` (phase's error text is not a reason code: ``reason_codes: false``).
   A decision phase takes itself (a Siege's only possible protector, no blocks where nothing can block,
   no attackers where nothing can attack) makes the entry naming that option ``automatic`` and an entry
@@ -79,16 +81,16 @@ INSTALL_HINT = f"pip install 'tcg-oracle[phase]'  (or: pip install 'phase-python
 ABILITIES = ["flying", "reach", "menace", "haste", "vigilance", "first_strike", "double_strike", "trample",
              "must_be_blocked", "lure", "blocks_each_combat", "deal_damage", "gain_control", "become_copy",
              "become_battle", "become_creature", "add_defense", "put_p1p1_counters", "proliferate", "draw",
-             "return_to_hand", "attack_drain"]
+             "return_to_hand", "attack_drain", "triggered", "static"]
 """The Magic abilities whose Oracle wording phase parses to the intended effect (checked per case)."""
 
 EVENTS = ["decided", "rejected", "won", "lost", "drew", "moved", "resolved", "cast", "countered",
           "counters_placed", "counters_removed", "tapped", "became_attacker", "became_blocker", "blocked",
-          "damaged", "life_changed", "left_game", "control_changed"]
+          "damaged", "life_changed", "left_game", "control_changed", "token_created"]
 """The event kinds reported: phase's own events with a direct counterpart (ZoneChanged, StackResolved,
 SpellCast, SpellCountered, CounterAdded/Removed, PermanentTapped, AttackersDeclared, BlockersDeclared,
-DamageDealt, LifeChanged, CardsDrawn/CardDrawn, PlayerLost, PlayerEliminated, GameOver, ControllerChanged) and the
-script's own decided/rejected entries."""
+DamageDealt, LifeChanged, CardsDrawn/CardDrawn, PlayerLost, PlayerEliminated, GameOver, ControllerChanged,
+TokenCreated) and the script's own decided/rejected entries."""
 
 ZONES = {"Battlefield": "battlefield", "Hand": "hand", "Library": "library", "Graveyard": "graveyard",
          "Exile": "exile", "Stack": "stack"}
@@ -99,8 +101,12 @@ PRIORITY_KINDS = ("pass", "cast", "concede")
 """Decisions made where their player holds priority (a concede: mtg:A-concede)."""
 CHOICES = {"declare_blockers": ("DeclareBlockers",), "choose_protector": ("BattleProtectorChoice", "NamedChoice"),
            "assign_combat_damage": ("AssignCombatDamage",), "cast_transformed": ("OptionalEffectChoice",),
-           "proliferate": ("ProliferateChoice",)}
+           "proliferate": ("ProliferateChoice",), "choose_targets": ("TriggerTargetSelection",),
+           "use_optional": ("OptionalEffectChoice",), "discard": ("DiscardChoice",)}
 """The choices phase asks for, by the prompt it waits with."""
+CHOICE_PROMPTS = ("OptionalEffectChoice", "DiscardChoice", "TriggerTargetSelection")
+"""Prompts phase waits with while an ability resolves (or goes on the stack): a stack entry that left the stack with
+one of these pending for its source resolved (its effect is under way), it was not countered."""
 TURN_OVER = ("End", "Cleanup")
 """The case's turn runs main -> combat -> main2 (PROCEDURE.md): no pass is implied beyond its postcombat main
 phase."""
@@ -153,6 +159,43 @@ def _expected(name: str, param: Any) -> str:
     }.get(name, "")
 
 
+def _fixed(n: Any) -> str:
+    return f'{{"type": "Fixed", "value": {int(n)}}}'
+
+
+_EFFECT_PARSE = {
+    "deal_damage": lambda n, each: (f'"type": "{"DamageAll" if each else "DealDamage"}", "amount": {_fixed(n)}',),
+    "lose_life": lambda n, each: (f'"type": "LoseLife", "amount": {_fixed(n)}',),
+    "draw": lambda n, each: (f'"type": "Draw", "count": {_fixed(n)}',),
+    "discard": lambda n, each: (f'"type": "Discard", "count": {_fixed(n)}',),
+    "discard_at_random": lambda n, each: (f'"type": "Discard", "count": {_fixed(n)}', '"random": true'),
+    "put_p1p1_counters": lambda n, each: (f'"type": "PutCounter", "counter_type": "P1P1", "count": {_fixed(n)}',),
+    "create_token": lambda p, each: ('"type": "Token"', f'"count": {_fixed(p.get("count", 1))}'),
+    "defending_player_loses_life": lambda n, each: (f'"type": "LoseLife", "amount": {_fixed(n)}',),
+}
+"""What phase's parse of one composed effect must contain (fragments of its JSON)."""
+
+
+def _expected_composed(kind: str, param: dict[str, Any]) -> list[str]:
+    """The fragments phase's parse of a ``triggered`` or ``static`` composition must contain: the trigger's mode
+    and condition, "may", each effect; a static's keyword grants."""
+    if kind == "static":
+        return [f'"type": "AddKeyword", "keyword": "{phase_cards.KEYWORDS[g].replace(" ", "")}"'
+                for g in param.get("grants") or []]
+    when = param["when"]
+    out = ['"mode": "ChangesZone"' if when["event"] == "entered" else '"mode": "Attacks"']
+    n = (when.get("condition") or {}).get("attackers_at_least")
+    if n:
+        out.append(f'"type": "MinCoAttackers", "minimum": {int(n) - 1}')
+    if param.get("optional"):
+        out.append('"optional": true')
+    each = {t["name"] for t in param.get("targets") or [] if t.get("count") == "all"}
+    for e in param["effects"]:
+        (k, v), = ((k, v) for k, v in e.items() if k != "on")
+        out += _EFFECT_PARSE[k](v, e.get("on") in each)
+    return out
+
+
 def _check_face(built: dict[str, Any], card: dict[str, Any]) -> None:
     text = json.dumps(built)
     if '"type": "Unimplemented"' in text:
@@ -163,11 +206,14 @@ def _check_face(built: dict[str, Any], card: dict[str, Any]) -> None:
             raise phase_cards.UnsupportedCard(f"{card['name']}: phase.rs did not read the keyword {kw}")
     for ref in card.get("abilities", []):
         name, param = (ref, None) if isinstance(ref, str) else next(iter(ref.items()))
-        want = _expected(name, param)
-        if want and want not in text:
-            raise phase_cards.UnsupportedCard(
-                f"{card['name']}: phase.rs parses {built.get('oracle_text')!r} without the intended effect "
-                f"({name}: expected {want} in its parse)")
+        wants = _expected_composed(name, param) if name in ("triggered", "static") else [_expected(name, param)]
+        for want in wants:
+            if want and want not in text:
+                raise phase_cards.UnsupportedCard(
+                    f"{card['name']}: phase.rs parses {built.get('oracle_text')!r} without the intended effect "
+                    f"({name}: expected {want} in its parse)")
+        if name == "triggered" and any("discard" in e for e in param["effects"]) and '"random": true' in text:
+            raise phase_cards.UnsupportedCard(f"{card['name']}: phase.rs parses a chosen discard as a random one")
 
 
 _BUILT: dict[tuple[int, str], list[dict[str, Any]] | Exception] = {}
@@ -175,20 +221,30 @@ _BUILT: dict[tuple[int, str], list[dict[str, Any]] | Exception] = {}
 (``build_oracle_face`` was a twentieth of a case's time)."""
 
 
-def _built(phase: Any, card: dict[str, Any]) -> list[dict[str, Any]]:
+def _tokens(card: dict[str, Any], pool: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The pool cards that define the tokens the card's composed abilities create (their text depends on them)."""
+    names = {e["create_token"]["card"]
+             for d in (card, card.get("back") or {}) for a in d.get("abilities") or []
+             if isinstance(a, dict) and "triggered" in a
+             for e in a["triggered"].get("effects") or [] if "create_token" in e}
+    return {n: pool[n] for n in sorted(names) if n in pool}
+
+
+def _built(phase: Any, card: dict[str, Any], pool: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """phase's faces of one card-pool entry (two for a transforming card), each checked (:func:`_check_face`)."""
-    key = (id(phase), json.dumps(card, sort_keys=True, default=str))
+    tokens = _tokens(card, pool or {})
+    key = (id(phase), json.dumps([card, tokens], sort_keys=True, default=str))
     if key not in _BUILT:
         try:
             if card.get("back"):
                 faces = []
-                for i, (f, d) in enumerate(zip(phase_cards.transform_faces(card), (card, card["back"]))):
+                for i, (f, d) in enumerate(zip(phase_cards.transform_faces(card, tokens), (card, card["back"]))):
                     built = dict(phase.build_oracle_face_multi(f, f["identifiers"]["scryfallOracleId"]))
                     built["layout"], built["face_index"] = "transform", i
                     _check_face(built, d)
                     faces.append(built)
             else:
-                f = phase_cards.face(card)
+                f = phase_cards.face(card, pool=tokens)
                 built = phase.build_oracle_face(f, f["identifiers"]["scryfallOracleId"])
                 _check_face(built, card)
                 faces = [built]
@@ -201,8 +257,10 @@ def _built(phase: Any, card: dict[str, Any]) -> list[dict[str, Any]]:
     return got
 
 
-def card_database(phase: Any, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """phase's card data (name -> CardFace) for the request's cards and the library filler."""
+def card_database(phase: Any, cards: dict[str, dict[str, Any]], pool: dict[str, dict[str, Any]] | None = None
+                  ) -> dict[str, Any]:
+    """phase's card data (name -> CardFace) for the case's cards and the library filler; ``pool``: the request's
+    cards (a token a composed ability creates is defined there)."""
     key = (id(phase), phase_cards.FILLER)
     if key not in _BUILT:
         filler = phase_cards.filler()
@@ -211,7 +269,7 @@ def card_database(phase: Any, cards: dict[str, dict[str, Any]]) -> dict[str, Any
     for card in cards.values():
         if card["name"] == phase_cards.FILLER:
             continue
-        for built in _built(phase, card):
+        for built in _built(phase, card, pool if pool is not None else cards):
             out[built["name"].lower()] = built
     for built in _BUILT[key]:
         out[built["name"].lower()] = built
@@ -276,7 +334,7 @@ class _Play:
         by_seat: list[list[str]] = [[] for _ in self.players]
         for c in self.board.cards():
             by_seat[self.seat[c.owner]].append(self.faces[c.id]["name"])
-        db = card_database(self.phase, {f["name"]: f for f in self.faces.values()})
+        db = card_database(self.phase, {f["name"]: f for f in self.faces.values()}, self.cards_def)
         self.engine = self.phase.Engine.from_json(json.dumps(db))
         decks = [names or [phase_cards.FILLER] for names in by_seat]
         game = self.engine.new_game(decks[0], decks[1], extra_players=decks[2:] or None, seed=1, format=fmt,
@@ -745,6 +803,76 @@ class _Play:
         chosen = [self._target(x) for x in entry.get("args") or []]
         self._apply(seat, {"type": "SelectTargets", "data": {"targets": chosen}}, at)
 
+    def _do_choose_targets(self, at: int, entry: dict[str, Any]) -> None:
+        """603.3d: the targets of a composed triggered ability as it goes on the stack (phase's
+        ``TriggerTargetSelection``), named by the ability's target names, chosen in the order its text gives them."""
+        seat = self.seat[entry["player"]]
+        self._require(seat, "TriggerTargetSelection")
+        args = entry.get("args")
+        if not isinstance(args, dict):
+            raise _Refused(f"choose_targets takes {{target name: id}}, not {args!r}")
+        names = self._target_names(self._selecting())
+        if sorted(args) != sorted(names):
+            raise _Refused(f"choose_targets names {sorted(args)}; the ability's targets are {names}")
+        for name in names:
+            if self.wf()["type"] != "TriggerTargetSelection":
+                raise _Refused(f"phase.rs asks for no more targets (waiting for {self._prompt()})")
+            for x in (args[name] if isinstance(args[name], list) else [args[name]]):
+                want = self._target(x)
+                choose = next((a for a in self.game.actions()
+                               if a.kind == "ChooseTarget" and a.data.get("target") == want), None)
+                if choose is None:
+                    raise _Refused(f"phase.rs does not offer {x} as the target {name}")
+                self._apply(seat, choose, at)
+
+    def _selecting(self) -> int | None:
+        """The source of the triggered ability phase is choosing targets for (the stack's top entry)."""
+        top = (self.game.stack() or [None])[-1]
+        return top.get("source_id") if top else None
+
+    def _composition(self, source: Any) -> dict[str, Any] | None:
+        """The ``triggered`` composition of the case card phase's object ``source`` stands for (one per card)."""
+        cid = self._card(source)
+        d = self.faces.get(cid) if cid else None
+        if d and (self._phase_object(source) or {}).get("transformed") and d.get("back"):
+            d = d["back"]
+        found = [a["triggered"] for a in (d or {}).get("abilities") or [] if isinstance(a, dict) and "triggered" in a]
+        return found[0] if len(found) == 1 else None
+
+    def _target_names(self, source: Any) -> list[str]:
+        """The composition's chosen targets (not ``count: all``) in the order phase asks for them: its text's,
+        which is the order the effects first name them (phase_cards.composed_text)."""
+        comp = self._composition(source) or {}
+        chosen = [t["name"] for t in comp.get("targets") or [] if t.get("count", 1) != "all"]
+        order = [e.get("on") for e in comp.get("effects") or []]
+        return sorted(chosen, key=lambda n: order.index(n) if n in order else len(order))
+
+    def _do_use_optional(self, at: int, entry: dict[str, Any]) -> None:
+        """603.5: a "may" ability's controller chooses, as it resolves (phase's ``OptionalEffectChoice``)."""
+        seat = self.seat[entry["player"]]
+        self._require(seat, "OptionalEffectChoice")
+        want = entry.get("args")
+        if not isinstance(want, bool):
+            raise _Refused(f"use_optional takes true or false, not {want!r}")
+        act = next((a for a in self.game.actions()
+                    if a.kind == "DecideOptionalEffect" and a.data.get("accept") is want), None)
+        if act is None:
+            raise _Refused(f"phase.rs offers no DecideOptionalEffect accept={want}")
+        self._apply(seat, act, at)
+
+    def _do_discard(self, at: int, entry: dict[str, Any]) -> None:
+        """701.9b: the cards the discarding player chooses (phase's ``DiscardChoice``)."""
+        seat = self.seat[entry["player"]]
+        self._require(seat, "DiscardChoice")
+        args = entry.get("args")
+        ids = [self._obj(x) for x in (args if isinstance(args, list) else [args])]
+        act = next((a for a in self.game.actions()
+                    if a.kind == "SelectCards" and sorted(a.data.get("cards") or []) == sorted(ids)), None)
+        if act is None:
+            raise _Refused(f"phase.rs offers no discard of {args} (it offers "
+                           f"{[a.data.get('cards') for a in self.game.actions() if a.kind == 'SelectCards']})")
+        self._apply(seat, act, at)
+
     def _do_concede(self, at: int, entry: dict[str, Any]) -> None:
         """104.3a: phase's ``Concede`` (legal at any time there; the script gives it where the player holds
         priority or makes the active player's main-phase move, mtg:A-concede)."""
@@ -784,13 +912,23 @@ class _Play:
             kind = e.get("kind") or {}
             targeted = bool((((kind.get("data") or {}).get("ability") or {}).get("targets")))
             trigger = kind.get("type") == "TriggeredAbility"
+            if trigger and e["id"] not in self.stack_src and targeted and action != "ChooseTarget":
+                self._forced_targets(e)
             self.stack_src[e["id"]] = (e.get("source_id") if trigger else e["id"],
-                                       _trigger_ability(kind) if trigger else None, e.get("controller"), targeted)
+                                       self._ability_name(e) if trigger else None, e.get("controller"), targeted)
         counters = {i: b["counters"] for i, b in before.items()}
         out = self.record.events(at)
         free = any(e["type"] == "EffectResolved" and (e.get("data") or {}).get("kind") == "CastFromZone"
                    for e in events)
         lives = _lives(events, self.game)
+        for e in events:             # a token gets the id the reference derives: <source id>.token<n> (111.2)
+            d = e.get("data") or {}
+            if e["type"] == "TokenCreated" and d.get("object_id") not in self.oid and self._card(d.get("source_id")):
+                src, k = self._card(d["source_id"]), 1
+                while f"{src}.token{k}" in self.oid.values():
+                    k += 1
+                self.oid[d["object_id"]] = tid = f"{src}.token{k}"
+                self.faces[tid] = self.cards_def.get(self._token_card(d) or "", {})
         done: set[Any] = set()       # the sources whose effect phase reports having run (EffectResolved)
         for n, e in enumerate(events):
             d = e.get("data") or {}
@@ -808,6 +946,27 @@ class _Play:
                 now = self._peek(i)["protector"]
                 if now and now != b["protector"]:
                     self.forced.append(("choose_protector", self.pid(now[0])))
+
+    def _forced_targets(self, e: dict[str, Any]) -> None:
+        """A composed trigger phase put on the stack with its targets already chosen (the only legal ones): the
+        script's ``choose_targets`` there is ``automatic`` (an entry naming others, ``not_asked``)."""
+        names = self._target_names(e.get("source_id"))
+        got = ((((e.get("kind") or {}).get("data") or {}).get("ability") or {}).get("targets")) or []
+        if names and len(got) == len(names):
+            self.forced.append(("choose_targets", {n: self._ref(t) for n, t in zip(names, got)}))
+
+    def _token_card(self, d: dict[str, Any]) -> str | None:
+        """The pool card that defines a token phase created (TokenCreated): its source's one ``create_token``."""
+        made = [e["create_token"]["card"] for e in (self._composition(d.get("source_id")) or {}).get("effects") or []
+                if "create_token" in e]
+        return made[0] if len(made) == 1 else None
+
+    def _ability_name(self, e: dict[str, Any]) -> str | None:
+        """Our vocabulary's name for a triggered ability phase put on the stack: a named ability's from its effect,
+        a composed one's its ``name``."""
+        named = _trigger_ability(e.get("kind") or {})
+        comp = None if named else self._composition(e.get("source_id"))
+        return named or (comp.get("name", "triggered") if comp else None)
 
     def _card(self, i: Any) -> str | None:
         return self.oid.get(i) if isinstance(i, int) else None
@@ -854,7 +1013,8 @@ class _Play:
             src, ability, ctrl, targeted = self.stack_src.get(i, (i, None, None, False))
             c = self._card(src)
             spell = src == i
-            if c and (src in done or i in done or (spell and not targeted)):
+            pending = (self.wf().get("data") or {}) if self.wf()["type"] in CHOICE_PROMPTS else {}
+            if c and (src in done or i in done or (spell and not targeted) or pending.get("source_id") == src):
                 args: dict[str, Any] = {"card": c}
                 if ctrl is not None:
                     args["player"] = self.pid(ctrl)
@@ -909,6 +1069,11 @@ class _Play:
             add("drew", player=self.pid(d["player_id"]), count=d.get("count"))
         elif t == "CardDrawn" and self._card(d.get("object_id")):   # one per card drawn (121.2); not the padding
             add("drew", player=self.pid(d["player_id"]), count=1)
+        elif t == "TokenCreated" and self._card(d.get("object_id")):
+            o = self._phase_object(d["object_id"]) or {}
+            add("token_created", card=self._card(d["object_id"]),
+                **({"player": self.pid(o["controller"])} if isinstance(o.get("controller"), int) else {}),
+                name=self._token_card(d) or d.get("name"))
         elif t == "PlayerLost":
             add("lost", player=self.pid(d["player_id"]))
         elif t == "PlayerEliminated":
@@ -1036,7 +1201,7 @@ def _in_parts(entry: dict[str, Any]) -> bool:
     """Can phase take a part of this decision and refuse a later one? A cast (its targets come after the
     ``CastSpell``, and phase may ask for more or fewer than the script gives), a Siege cast transformed, the damage
     of several attackers. Only then is the game saved first (``Game.state()`` exports the whole game)."""
-    if entry["kind"] in ("cast", "cast_transformed"):
+    if entry["kind"] in ("cast", "cast_transformed", "choose_targets"):
         return True
     args = entry.get("args")
     return entry["kind"] == "assign_combat_damage" and not (isinstance(args, dict) and len(args) == 1)

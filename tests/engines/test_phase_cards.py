@@ -41,6 +41,42 @@ def test_requirements_counters_draws_and_bounce_read_as_oracle_text():
     assert phase_cards.ability_text("put_p1p1_counters", 1, "X") == "Put a +1/+1 counter on target creature."
 
 
+def test_composed_abilities_read_as_the_oracle_text_of_real_cards():
+    """A triggered or static composition is worded as real cards word the same ability, a token from the pool card
+    that defines it; a card's own name stands for ~."""
+    pool = _pool()
+    said = {n: phase_cards.rules_text(pool[n], pool) for n in (
+        "Oracle Herald", "Oracle Recruiter", "Oracle Drummer", "Oracle Captain", "Oracle Vanguard", "Oracle Inquisitor",
+        "Oracle Hand Raider", "Oracle Standard-Bearer", "Oracle Pyre Herald")}
+    assert said == {
+        "Oracle Herald": "When Oracle Herald enters, it deals 2 damage to target creature an opponent controls.",
+        "Oracle Recruiter": "When Oracle Recruiter enters, you may create a 1/1 Soldier creature token.",
+        "Oracle Drummer": "Whenever Oracle Drummer attacks, create a 1/1 Soldier creature token.",
+        "Oracle Captain": "Whenever another creature you control enters, put a +1/+1 counter on Oracle Captain.",
+        "Oracle Vanguard": "Whenever Oracle Vanguard and at least two other creatures attack, put a +1/+1 counter on "
+                           "Oracle Vanguard.",
+        "Oracle Inquisitor": "When Oracle Inquisitor enters, target opponent discards a card.",
+        "Oracle Hand Raider": "When Oracle Hand Raider enters, target opponent discards a card at random.",
+        "Oracle Standard-Bearer": "Other creatures you control have vigilance.",
+        "Oracle Pyre Herald": "When Oracle Pyre Herald enters, it deals 1 damage to each creature your opponents control.",
+    }
+    marshal = pool["Oracle Siege of Twin Spires"]["back"]
+    assert phase_cards.rules_text(marshal, pool) == ("When Oracle Twin Spires Marshal enters, it deals 2 damage to "
+                                                     "target creature and target opponent loses 2 life.")
+
+
+@pytest.mark.parametrize("param, why", [
+    ({"when": {"event": "entered"}, "condition": {"cards": 1}, "effects": [{"draw": 1}]}, "a condition or a cost"),
+    ({"when": {"event": "entered"}, "effects": [{"create_token": {"card": "Nowhere Token"}}]}, "outside the request"),
+    ({"when": {"event": "entered"}, "targets": [{"name": "t", "count": 2}], "effects": [{"deal_damage": 1, "on": "t"}]},
+     "several objects"),
+    ({"when": {"event": "entered", "watch": "opponents"}, "effects": [{"draw": 1}]}, "the trigger"),
+])
+def test_a_composition_with_no_oracle_wording_is_unsupported_and_says_which_part(param, why):
+    with pytest.raises(phase_cards.UnsupportedCard, match=why):
+        phase_cards.composed_text("triggered", param, "X", _pool())
+
+
 def test_keywords_are_one_oracle_line_and_mtgjson_keywords():
     back = _pool()["Invasion of Dominaria"]["back"]
     assert phase_cards.rules_text(back) == "Flying, vigilance"
@@ -55,9 +91,10 @@ def test_every_card_of_the_pool_has_a_face_that_costs_nothing():
     pool may have) uses an ability the adapter does not declare, so its cases are skipped, never sent."""
     from oracle.engines.phase_rs import ABILITIES
 
-    for name, card in _pool().items():
+    pool = _pool()
+    for name, card in pool.items():
         try:
-            faces = phase_cards.transform_faces(card) if card.get("back") else [phase_cards.face(card)]
+            faces = phase_cards.transform_faces(card, pool) if card.get("back") else [phase_cards.face(card, pool=pool)]
         except phase_cards.UnsupportedCard:
             names = {a if isinstance(a, str) else next(iter(a))
                      for f in (card, card.get("back") or {}) for a in f.get("abilities", [])}  # both faces, as the

@@ -116,6 +116,29 @@ def test_a_protector_phase_chooses_itself_is_automatic(engine, cases):
     assert reply["final"]["cards"]["b"]["protector"] == "alice"
 
 
+def test_a_trigger_s_only_legal_target_phase_chooses_itself_is_automatic(engine, cases):
+    # 603.3d: Oracle Herald's only legal target is bob's creature; phase chooses it without asking, so the script's
+    # illegal choice (alice's own creature) was never asked and its choice of bob's is automatic
+    reply = _play(engine, cases["mtg.composed.enters-trigger-target-must-fit-its-filter"])
+    assert _outcomes(reply)[3:5] == ["not_asked", "automatic"]
+    assert reply["final"]["cards"]["z"]["damage"] == 2
+
+
+def test_a_token_phase_creates_gets_the_reference_s_id(engine, cases):
+    # 111.2: the token is <source id>.token<n>, defined by the pool card the composition names
+    reply = _play(engine, cases["mtg.composed.token-created-by-an-optional-enters-trigger"])
+    made = [e["args"] for st in reply["steps"] for e in st["events"] if e["kind"] == "token_created"]
+    assert made == [{"card": "r.token1", "player": "alice", "name": "Oracle Soldier Token"}]
+    assert reply["final"]["cards"]["r.token1"]["subtypes"] == ["Soldier"]
+
+
+def test_an_ability_that_waits_for_a_choice_as_it_resolves_is_resolved_not_countered(engine, cases):
+    # phase takes the trigger off its stack before the discard choice (StackResolved, no EffectResolved yet)
+    reply = _play(engine, cases["mtg.composed.enters-trigger-opponent-chooses-the-discard"])
+    kinds = [(e["kind"], e["args"].get("card")) for st in reply["steps"] for e in st["events"]]
+    assert ("resolved", "q") in kinds and ("countered", "q") not in kinds
+
+
 def test_phase_lets_an_animated_battle_attack(engine, cases):
     # docs/phase-rs.md, bug 1 (CR 508.1a: attackers "can't also be battles"): phase accepts the declaration
     reply = _play(engine, cases["mtg.attack.refused-animated-battle-attacks"])
