@@ -286,6 +286,16 @@ def _watcher_lost_ends_block(original: Any) -> Any:
     return lapse_blocks
 
 
+def _forbidden_blocker_stays(original: Any) -> Any:
+    def lapse_blocks(self: Any) -> None:
+        self.block_forbidden = lambda attacker, blocker: False  # read: only B1 asks who may block this attacker
+        try:
+            original(self)
+        finally:
+            del self.block_forbidden
+    return lapse_blocks
+
+
 def _unblockable_by_anything(original: Any) -> Any:
     def block_forbidden(self: Any, attacker: str, blocker: Any) -> bool:
         # read: 「イジンにブロックされず」 as 「ブロックされない」: no blocker at all, a guardian included
@@ -408,4 +418,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "バトルに負けたすべてのイジンとガーディアンを同時に破壊する。",
            "「破壊されない」 (the official Q&A's card text) protects only from D2: an effect's 破壊する destroys the card",
            (Patch(R + "indestructible", _indestructible_in_battle_only),)),
+    Mutant("ijinden-block-stays-when-attacker-gains-unblockable", "ijinden", "ijinden:PASS-THROUGH-2",
+           "あるアタッカーに対応して1体以上の正当なブロッカーが選ばれていたが、C1a までに正当なブロックの条件を満たさなくなっている",
+           "an attacker that gains 「イジンにブロックされない」 after B3 (《楊貴妃》's hand reaching five) stays blocked by the "
+           "Ijin that blocked it: only B1 asks who may block it",
+           (Patch(R + "lapse_blocks", _forbidden_blocker_stays),)),
 )

@@ -391,7 +391,11 @@ def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
 # -- the effect table ----------------------------------------------------------------------------------
 
 def _draw(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> None:
-    proc.state.board.draw(t.player, int(n), clause)
+    """N ドローする; a hand that reaches a count (a static's condition) may end a block (PASS-THROUGH-2): same
+    moment."""
+    with proc.trace.simultaneous():
+        proc.state.board.draw(t.player, int(n), clause)
+        proc.lapse_blocks()
 
 
 def _discard(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> None:
@@ -409,7 +413,9 @@ def _discard(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> 
             return d.args
 
         _, card = proc.script.decide(t.player, ("discard",), clause, pick)
-        board.move(card, "graveyard", clause)
+        with proc.trace.simultaneous():
+            board.move(card, "graveyard", clause)
+            proc.lapse_blocks()
 
 
 def _destroy(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:

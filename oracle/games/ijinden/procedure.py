@@ -267,12 +267,16 @@ class Procedure:
         「もし、バトル解決をする前にブロッカーが減って2体以下になった場合は、アタッカーはブロッカーに指定されていない状態に
         なります」: the state changes then, and nothing brings it back -- only B3 makes blockers and blocked attackers,
         so a condition that holds again before C1a (the pressure gone again) leaves the attacker unblocked (issue 25;
-        ijinden:assume.block-lapses). Before issue 25 the engine looked only at C1a."""
+        ijinden:assume.block-lapses). Before issue 25 the engine looked only at C1a. The same holds when a blocker
+        stops being allowed to block its attacker (the attacker gained イジンにブロックされない, e.g. 《楊貴妃》 whose hand
+        reached five): the official Q&A on 《楊貴妃》 「楊貴妃はブロッカーに指定されていない状態になり、ブロッカーはブロッカーで
+        なくなります。その後、…再び5枚未満になっても、バトルの状態は戻りません。」"""
         state, b = self.state, self.state.battle
         if b is None or not b.b3_done:
             return
         short = [a for a in b.attackers if a in b.blocked and b.blockers.get(a)
-                 and len(b.blockers[a]) < state.pressure(state.card(a))]
+                 and (len(b.blockers[a]) < state.pressure(state.card(a))
+                      or any(self.block_forbidden(a, state.card(x)) for x in b.blockers[a]))]
         if not short:
             return
         with self.trace.simultaneous():
