@@ -296,6 +296,14 @@ def _forbidden_blocker_stays(original: Any) -> Any:
     return lapse_blocks
 
 
+def _another_yours_watches_any(original: Any) -> Any:
+    def watched(watch: str, card_controller: str, this_card: str, about: str, about_controller: str) -> bool:
+        if watch == "another_yours":  # read: 「他のイジン」 is any other Ijin, whoever controls it
+            return about != this_card
+        return original(watch, card_controller, this_card, about, about_controller)
+    return watched
+
+
 def _unblockable_by_anything(original: Any) -> Any:
     def block_forbidden(self: Any, attacker: str, blocker: Any) -> bool:
         # read: 「イジンにブロックされず」 as 「ブロックされない」: no blocker at all, a guardian included
@@ -423,4 +431,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "an attacker that gains 「イジンにブロックされない」 after B3 (《楊貴妃》's hand reaching five) stays blocked by the "
            "Ijin that blocked it: only B1 asks who may block it",
            (Patch(R + "lapse_blocks", _forbidden_blocker_stays),)),
+    Mutant("ijinden-another-of-yours-read-as-any-other", "ijinden", "ijinden:D3",
+           "D3. D2 の「破壊された」ことを契機にした発動型能力が発動する。",
+           "「自分の戦場の他のイジンが破壊されるたびに」 (《西郷頼母》) read as any other Ijin: an opponent's destroyed Ijin "
+           "triggers it too",
+           (Patch(AB + "watched", _another_yours_watches_any),)),
 )
