@@ -304,6 +304,12 @@ def _another_yours_watches_any(original: Any) -> Any:
     return watched
 
 
+def _attacking_is_not_sleeping(original: Any) -> Any:
+    def attackers_slept(self: Any, cards: list[str]) -> list:
+        return []  # read: A3's 寝かせてアタッカーにする is becoming an attacker, not the card's 寝た
+    return attackers_slept
+
+
 def _unblockable_by_anything(original: Any) -> Any:
     def block_forbidden(self: Any, attacker: str, blocker: Any) -> bool:
         # read: 「イジンにブロックされず」 as 「ブロックされない」: no blocker at all, a guardian included
@@ -436,4 +442,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "「自分の戦場の他のイジンが破壊されるたびに」 (《西郷頼母》) read as any other Ijin: an opponent's destroyed Ijin "
            "triggers it too",
            (Patch(AB + "watched", _another_yours_watches_any),)),
+    Mutant("ijinden-becoming-an-attacker-is-not-sleeping", "ijinden", "ijinden:A3",
+           "A1 で選んだすべてのイジンを同時に、少し前にずらして寝かせる。",
+           "「これが寝たとき」 (《岡田以蔵》) does not trigger when the card sleeps as it becomes an attacker (A3): only an "
+           "effect's 寝かせる counts",
+           (Patch(R + "attackers_slept", _attacking_is_not_sleeping),)),
 )

@@ -15,7 +15,7 @@ from ...core.compose import SUBJECT, THIS, Effect, Target, Triggered, When, pars
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
 from .state import State
-from .vocabulary import ANY_CARD, PLAYER_EFFECTS
+from .vocabulary import ANY_CARD, PLAYER_EFFECTS, TRIGGER_EVENTS
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
             "block_unattack", "block_destroy", "legacy_draw"}
@@ -138,7 +138,7 @@ ability they grant is one of these), the keywords (attack+, block+, pressure, �
 
 TRIGGERS: dict[str, tuple[str, ...]] = {
     event: tuple(n for n, make in SHORTHAND.items() if make(n, None).when.event == event)
-    for event in ("became_attacker", "attacked", "became_blocker", "blocked", "destroyed", "put_into_graveyard")
+    for event in TRIGGER_EVENTS
 }
 """The trigger table, read off :data:`SHORTHAND`: what happens -> the named abilities it triggers (with
 ``triggered`` compositions on that event)."""
@@ -166,6 +166,13 @@ def _in_range(n: int, spec: Any) -> bool:
     return (spec.get("min") is None or n >= spec["min"]) and (spec.get("max") is None or n <= spec["max"])
 
 
+def _power_holds(state: State, card: Any, when: When) -> bool:
+    """An event condition on this card's power (「これのパワーが6000以上なら、…ときに発動する」), judged as the event
+    happens: the ability does not trigger otherwise (ijinden:assume.trigger-condition-at-the-event)."""
+    span = (when.condition or {}).get("power")
+    return span is None or _in_range(state.power(card), span)
+
+
 def _trigger(card: Any, name: str, params: Any, event: str, player: str, subject: str | None) -> Trigger | None:
     if name != "triggered" and name not in TRIGGERS[event]:
         return None  # a keyword, a static, or a named ability of another event (read off SHORTHAND once)
@@ -191,7 +198,8 @@ def collect(proc: Steps, event: str, about: list[str], *, left: bool = False) ->
         for card, abilities, ctl in watchers:
             for name, params in abilities:
                 t = _trigger(card, name, params, event, ctl, cid)
-                if t is not None and watched(_of(t).when.watch, ctl, card.id, cid, subject_ctl):
+                if t is not None and watched(_of(t).when.watch, ctl, card.id, cid, subject_ctl) \
+                        and _power_holds(state, card, _of(t).when):
                     out.append(t)
     return out
 
@@ -218,8 +226,15 @@ def on_attacked(proc: Steps, player: str, attackers: list[str]) -> list[Trigger]
                 continue
             if when.condition and not _in_range(len(attackers), when.condition.get("attackers") or {}):
                 continue
+            if not _power_holds(proc.state, card, when):
+                continue
             out.append(t)
     return out
+
+
+def on_slept(proc: Steps, cards: list[str]) -> list[Trigger]:
+    """寝たとき: A3's 「寝かせる」 of the attackers (resolved at A4), or an effect's 寝かせる (resolved after it)."""
+    return collect(proc, "slept", cards)
 
 
 def on_became_blockers(proc: Steps, blockers: list[str]) -> list[Trigger]:
@@ -472,9 +487,21 @@ def _undestroy(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: st
                 proc.trace.emit("undestroyed", clause, card=c)
 
 
+def _sleep(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """寝かせる: the awake cards sleep, one moment (a sleeping one stays as it is: no event); then what their
+    sleeping triggers (寝たとき) resolves, nested, before the ability's next effect."""
+    state = proc.state
+    slept = [c for c in cards if not state.card(c).tapped]
+    with proc.trace.simultaneous():
+        for c in slept:
+            state.card(c).tapped = True
+            proc.trace.emit("slept", clause, card=c)
+    proc.resolve_all(on_slept(proc, slept), clause)
+
+
 EFFECTS: dict[str, Callable[[Steps, Trigger, Any, list[str], str], None]] = {
     "draw": _draw, "discard": _discard, "destroy": _destroy, "return_to_hand": _return_to_hand, "power": _power,
-    "gain": _gain, "unattack": _unattack, "undestroy": _undestroy,
+    "gain": _gain, "unattack": _unattack, "undestroy": _undestroy, "sleep": _sleep,
     "none": lambda proc, t, param, cards, clause: None,
 }
 """The effect table (the vocabulary's COMPOSED_EFFECT): ``(proc, trigger, param, cards, clause)``."""

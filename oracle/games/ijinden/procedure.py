@@ -139,8 +139,14 @@ class Procedure:
             self.trace.emit("attacked", A3, player=b.attacking)
             self.sync_roles(A3)
         # A4: what A3 triggered, nested included
-        pending = ab.on_became_attackers(self, b.attackers) + ab.on_attacked(self, b.attacking, b.attackers)
+        pending = (self.attackers_slept(b.chosen) + ab.on_became_attackers(self, b.attackers)
+                   + ab.on_attacked(self, b.attacking, b.attackers))
         self.resolve_all(pending, A4)
+
+    def attackers_slept(self, cards: list[str]) -> list[Any]:
+        """A3 「A1 で選んだすべてのイジンを同時に、少し前にずらして寝かせる」: what their sleeping triggers (寝たとき),
+        resolved at A4 with what their becoming attackers triggers."""
+        return ab.on_slept(self, cards)
 
     def block_step(self) -> None:
         b = self.state.battle

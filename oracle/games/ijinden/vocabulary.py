@@ -142,8 +142,9 @@ GENERIC = Mapping((
 
 # -- composed abilities (oracle.core.compose; issue 25): each part stated once ---------------------------------
 
-TRIGGER_EVENTS = ("became_attacker", "attacked", "became_blocker", "blocked", "destroyed", "put_into_graveyard")
-"""The events a composed ability may trigger on -- the procedure's own (A3 became_attacker / attacked, B3
+TRIGGER_EVENTS = ("became_attacker", "attacked", "slept", "became_blocker", "blocked", "destroyed", "put_into_graveyard")
+"""The events a composed ability may trigger on -- the procedure's own (A3 slept (寝たとき: also an effect's 寝かせる,
+resolved after that effect) / became_attacker / attacked, B3
 became_blocker / blocked, D2 destroyed, D4 put into the graveyard from the battlefield, each resolved at the
 next step: A4, B4, D3, D5). ``attacked`` is about a player: ``watch: yours`` = its controller attacked,
 ``opponents`` = an opponent did; its subject is the lone attacker when one attacked."""
@@ -151,8 +152,11 @@ next step: A4, B4, D3, D5). ``attacked`` is about a player: ``watch: yours`` = i
 RANGE = Mapping((Field("min", Int(minimum=0), None, "no minimum"), Field("max", Int(minimum=0), None, "no maximum")))
 """A count between ``min`` and ``max`` (both included)."""
 
-EVENT_CONDITION = Mapping((Field("attackers", RANGE),))
-"""``attacked`` only: how many attacked (「1体だけでアタックしたとき」 max 1, 「3体以上でアタックしたとき」 min 3)."""
+EVENT_CONDITION = Mapping((Field("attackers", RANGE, None, "any number"), Field("power", RANGE, None, "any power")))
+"""What must hold when the event happens, for the ability to trigger at all: ``attackers`` (``attacked`` only) -- how
+many attacked (「1体だけでアタックしたとき」 max 1, 「3体以上でアタックしたとき」 min 3); ``power`` -- this card's power
+then (「これのパワーが6000以上なら、これが寝たときに発動する」: min 6000). Judged at the event, not again as the
+ability resolves (ijinden:assume.trigger-condition-at-the-event)."""
 
 CONDITION = Named("CONDITION", Mapping((
     Field("destroyed", Bool(), None, "either"),
@@ -170,13 +174,14 @@ resolves after the ability)."""
 
 COMPOSED_EFFECT = Keyed("effect", "Ijinden", (
     ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True)),
-    ("unattack", NONE), ("undestroy", NONE), ("draw", COUNT), ("discard", COUNT)))
+    ("unattack", NONE), ("undestroy", NONE), ("sleep", NONE), ("draw", COUNT), ("discard", COUNT)))
 """abilities.EFFECTS: what a composed ability's effect does. On cards (``on``: this | subject | a target; left out:
 the ability's only target): destroy (D2-D5 order), return_to_hand, power: N (this turn), gain: ability (this turn),
-unattack (アタッカーでない状態にする), undestroy (破壊されていない状態にする). On its controller (no ``on``): draw: N,
+unattack (アタッカーでない状態にする), undestroy (破壊されていない状態にする), sleep (寝かせる: the awake ones; their 寝たとき
+abilities resolve after it). On its controller (no ``on``): draw: N,
 discard: N (the controller chooses, ``discard`` decisions)."""
 
-CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy")
+CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy", "sleep")
 PLAYER_EFFECTS = ("draw", "discard")
 
 
@@ -202,9 +207,10 @@ def _composed_checks(value, loc, ctx):
                                                                                                      "another_yours"):
         out.append((loc + ("when", "watch"), f"{label(loc + ('when', 'watch'))}: `attacked` is about a player (アタック"
                                              f"した): watch yours, opponents or any"))
-    if isinstance(when, dict) and when.get("condition") is not None and when.get("event") != "attacked":
-        out.append((loc + ("when", "condition"), f"{label(loc + ('when', 'condition'))}: only "
-                                                 f"`attacked` has a condition (how many attacked)"))
+    if isinstance(when, dict) and isinstance(when.get("condition"), dict) and "attackers" in when["condition"] \
+            and when.get("event") != "attacked":
+        at = loc + ("when", "condition", "attackers")
+        out.append((at, f"{label(at)}: only `attacked` counts the attackers (how many attacked)"))
     if value.get("cost") is not None and not value.get("optional"):
         out.append((loc + ("cost",), f"{label(loc + ('cost',))}: a cost is paid by choice "
                                      f"(「…を墓地に置いて発動できる」): write `optional: true`"))
