@@ -37,7 +37,9 @@ def _observed(reply: CaseReply, *, ordered: bool = True, names: Callable[[str], 
     """Trace (moments as multisets when not ``ordered``), final state, winner; every string through ``names``."""
     moments: dict[int, list[str]] = {}
     for e in reply.trace:
-        moments.setdefault(e.moment, []).append(json.dumps(_map([e.kind, e.args, e.clause], names), sort_keys=True))
+        args = e.args if ordered else {k: sorted(v) if isinstance(v, list) and all(isinstance(x, str) for x in v)
+                                       else v for k, v in e.args.items()}  # a list of ids (attackers) is a set
+        moments.setdefault(e.moment, []).append(json.dumps(_map([e.kind, args, e.clause], names), sort_keys=True))
     trace = list(moments.values()) if ordered else [sorted(m) for m in moments.values()]
     final = _map(reply.final, names)
     if not ordered:
