@@ -310,6 +310,16 @@ def _attacking_is_not_sleeping(original: Any) -> Any:
     return attackers_slept
 
 
+def _every_blocker_of_the_battle(original: Any) -> Any:
+    def battle_of(self: Any, card_id: str) -> set[str]:
+        b = self.battle
+        if b is None:
+            return {card_id}
+        # read: 「これをブロックしているブロッカーすべて」 as every blocker of the battle, whichever attacker it blocks
+        return {card_id, *(x for bl in b.blockers.values() for x in bl)}
+    return battle_of
+
+
 def _unblockable_by_anything(original: Any) -> Any:
     def block_forbidden(self: Any, attacker: str, blocker: Any) -> bool:
         # read: 「イジンにブロックされず」 as 「ブロックされない」: no blocker at all, a guardian included
@@ -447,4 +457,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "「これが寝たとき」 (《岡田以蔵》) does not trigger when the card sleeps as it becomes an attacker (A3): only an "
            "effect's 寝かせる counts",
            (Patch(R + "attackers_slept", _attacking_is_not_sleeping),)),
+    Mutant("ijinden-this-and-every-blocker", "ijinden", "ijinden:B3",
+           "B3. B1 で選んだすべてのイジンが同時に「ブロッカーになる」。",
+           "「これとこれをブロックしているブロッカーすべて」 (《アンリ4世》) read as this and every blocker of the battle, "
+           "those of the other attackers too",
+           (Patch(S + "battle_of", _every_blocker_of_the_battle),)),
 )

@@ -27,7 +27,7 @@ cards:
 BAD = [
     # ability as a card writes it, field of the error (below cards[0].abilities[0]), words of the message
     ("{triggered: {when: {event: sleeps}, effects: [{draw: 1}]}}", ".triggered.when.event",
-     "'sleeps' is not one of became_attacker | attacked | became_blocker | blocked | destroyed | put_into_graveyard"),
+     "'sleeps' is not one of became_attacker | attacked | slept | became_blocker | blocked | destroyed | put_into_graveyard"),
     ("{triggered: {when: {event: destroyed, watch: mine}, effects: [{draw: 1}]}}", ".triggered.when.watch",
      "'mine' is not one of this | another_yours | yours | opponents | any"),
     ("{triggered: {when: {event: destroyed}, targets: [{name: a}, {name: b}], effects: [{destroy: null}]}}",
@@ -41,7 +41,7 @@ BAD = [
     ("{triggered: {when: {event: attacked}, effects: [{draw: 1}]}}", ".triggered.when.watch",
      "`attacked` is about a player"),
     ('{triggered: {when: {event: destroyed, condition: {attackers: {min: 3}}}, effects: [{draw: 1}]}}',
-     ".triggered.when.condition", "only `attacked` has a condition"),
+     ".triggered.when.condition.attackers", "only `attacked` counts the attackers"),
     ('{triggered: {when: {event: destroyed}, cost: {put_into_graveyard: {types: [guardian]}}, '
      'effects: [{undestroy: null, "on": this}]}}', ".triggered.cost", "write `optional: true`"),
     ('{triggered: {when: {event: blocked}, targets: [{name: t, filter: {level: 3}}], effects: [{destroy: null}]}}',

@@ -278,26 +278,26 @@ def target_filter(t: Trigger) -> Any:
     return (t.params or {}).get("target", ANY_CARD)
 
 
-def allowed(proc: Steps, spec: Any, player: str) -> list[str]:
+def allowed(proc: Steps, spec: Any, player: str, source: str | None = None) -> list[str]:
     """The cards on the battlefield filter ``spec`` allows, read from ``player``'s side: ``types`` (ijin,
-    guardian: what the card is now), ``controller`` (you / opponent), ``role`` (attacker, blocker), ``sleeping``
-    (:meth:`State.allows <.state.State.allows>`)."""
+    guardian: what the card is now), ``controller`` (you / opponent), ``role`` (attacker, blocker), ``sleeping``,
+    ``battle`` (this: the battle of the ability's card ``source``) (:meth:`State.allows <.state.State.allows>`)."""
     state = proc.state
     if not isinstance(spec, dict):
         return []
-    return [card.id for card in state.on_battlefield() if state.allows(spec, card, player)]
+    return [card.id for card in state.on_battlefield() if state.allows(spec, card, player, source)]
 
 
 def legal_targets(proc: Steps, t: Trigger) -> list[str]:
     """The cards a generic trigger's ``target`` filter allows (:func:`allowed`)."""
-    return allowed(proc, target_filter(t), t.player)
+    return allowed(proc, target_filter(t), t.player, t.card)
 
 
 def _cost_ok(proc: Steps, t: Trigger, cost: Any, named: Any) -> bool:
     """「自分の戦場の…1体を墓地に置いて」: one of the controller's cards on the battlefield, not this one, that the
     cost's filter allows."""
     spec = cost["put_into_graveyard"]
-    return isinstance(named, str) and named != t.card and named in allowed(proc, {**spec, "controller": "you"}, t.player)
+    return isinstance(named, str) and named != t.card and named in allowed(proc, {**spec, "controller": "you"}, t.player, t.card)
 
 
 def _chosen(ab: Triggered) -> list[Target]:
@@ -374,7 +374,8 @@ def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
     ``resolved``); the cost (its triggers wait); ``resolved``; each effect in order on the cards its ``on`` names
     that are still on the battlefield (``count: all`` targets: every card the filter allows now); then what the
     cost triggered."""
-    options = {x.name: allowed(proc, x.filter if x.filter is not None else ANY_CARD, t.player) for x in _chosen(ab)}
+    options = {x.name: allowed(proc, x.filter if x.filter is not None else ANY_CARD, t.player, t.card)
+               for x in _chosen(ab)}
     picked: dict[str, list[str]] = {}
     cost = None
     if ab.optional or any(options.values()):
@@ -390,7 +391,7 @@ def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
     proc.trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
     for x in ab.targets:
         if x.every:
-            picked[x.name] = allowed(proc, x.filter if x.filter is not None else ANY_CARD, t.player)
+            picked[x.name] = allowed(proc, x.filter if x.filter is not None else ANY_CARD, t.player, t.card)
     for e in ab.effects:
         if e.kind in PLAYER_EFFECTS:
             EFFECTS[e.kind](proc, t, e.param, [], clause)

@@ -145,15 +145,29 @@ class State:
                 if st.affects == THIS:
                     if source.id != card.id:
                         continue
-                elif not self.allows(st.affects, card, source.controller):
+                elif not self.allows(st.affects, card, source.controller, source.id):
                     continue
                 if self.holds(st.condition, source.id, source.controller):
                     out += [(g, p) for g, p in st.grants]
         return out
 
-    def allows(self, spec: dict[str, Any], card: Card, player: str) -> bool:
+    def battle_of(self, card_id: str) -> set[str]:
+        """The cards of ``card_id``'s battle: itself, and the attacker it blocks or that it is, with all that
+        attacker's blockers (「これとこれをブロックしているブロッカーすべて」); just itself outside a block."""
+        b = self.battle
+        if b is None:
+            return {card_id}
+        attacker = card_id if card_id in b.attackers else b.blocker_of(card_id)
+        if attacker is None:
+            return {card_id}
+        return {card_id, attacker, *b.blockers.get(attacker, [])}
+
+    def allows(self, spec: dict[str, Any], card: Card, player: str, source: str | None = None) -> bool:
         """Whether filter ``spec`` (the vocabulary's FILTER) allows ``card`` on the battlefield, from ``player``'s
-        side -- without reading granted abilities (so a static's filter cannot loop)."""
+        side -- without reading granted abilities (so a static's filter cannot loop); ``battle: this`` reads the
+        battle of the ability's card ``source``."""
+        if spec.get("battle") == "this" and (source is None or card.id not in self.battle_of(source)):
+            return False
         types = spec.get("types")
         if types and not any((ty == "ijin" and self.is_ijin(card)) or (ty == "guardian" and self.is_guardian(card))
                              for ty in types):

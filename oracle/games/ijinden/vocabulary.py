@@ -123,9 +123,12 @@ TARGET_FILTER = Named("FILTER", Mapping((
     Field("controller", OneOf(("you", "opponent", "any")), "any"),
     Field("role", OneOf(("attacker", "blocker")), None, "any role or none"),
     Field("sleeping", Bool(), None, "sleeping or awake"),
+    Field("battle", OneOf(("this",)), None, "any battle or none"),
 )))
 """abilities.legal_targets: the cards on the battlefield an ability may affect (``types`` as the card is now,
-``controller`` from the ability's controller's side, ``role`` now, ``sleeping`` 寝ている状態 or not)."""
+``controller`` from the ability's controller's side, ``role`` now, ``sleeping`` 寝ている状態 or not, ``battle: this``
+the cards of this card's battle -- this card and the attacker it blocks or is, with that attacker's blockers:
+「これとこれをブロックしているブロッカーすべて」)."""
 
 EFFECT = Keyed("effect", "Ijinden", (
     ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True))))
