@@ -61,7 +61,8 @@ def test_renaming_card_ids_changes_nothing(game, data):
     # card `arena` with the ability `arena`) would rename that too, and change the game
     assume(ids.isdisjoint({*registry.get(game).vocabulary.abilities, *play.setup["players"]}))
     # a prefix keeps the ids' order: an engine may list cards by id, and that order is not the point here
-    there = lambda s: "r" + s if s in ids else s
+    # ... and an object named from an id (a token <id>.token1, as a later decision names it) with it
+    there = lambda s: "r" + s if s in ids or ("." in s and s.partition(".")[0] in ids) else s
     back = {there(i): i for i in ids}
 
     def named(s: str) -> str:  # an object that appears during the case is named from a case id (<id>.token1)
