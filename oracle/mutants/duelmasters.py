@@ -286,6 +286,31 @@ def _loser_always_to_graveyard(original: Any) -> Any:
     return destroyed_to
 
 
+# -- 「可能であればブロックする」 (CR507.1b; the seed's reading X-blocks-if-able-seed) -------------------------------
+
+def _one_required_enough(original: Any) -> Any:
+    g = original.__globals__
+
+    def required_blockers_in(st: Any, defender: str, chosen: list[Any]) -> None:
+        """Read: as before DMR-17, one of several creatures that must block if able is enough (507.1b's 「それらすべて」
+        missed): under the current rules too, the list need only hold one of them."""
+        required = {c.id for c in g["required_blockers"](st, defender)}
+        if required and not required & {c.id for c in chosen}:
+            raise Refusal("required_blocker_left_out", f"one of {sorted(required)} must block if able",
+                          clause="duelmasters:CR507.1b")
+    return required_blockers_in
+
+
+def _required_even_if_unable(original: Any) -> Any:
+    g = original.__globals__
+
+    def required_blockers(st: Any, defender: str) -> list[Any]:
+        """Read: the keyword forces its creature whatever its state (507.1a's 適正にその能力を使用できる missed): a
+        tapped ブロッカー, or the creature being attacked, that must block if able still has to be chosen."""
+        return [c for c in g["creatures"](st, defender) if c.has("blocks_if_able") and c.has("blocker")]
+    return required_blockers
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("dm-tie-destroys-attacker-only", "duelmasters", "duelmasters:B4",
            "パワーが同じ場合、両方「負け」となり",
@@ -357,6 +382,16 @@ MUTANTS: tuple[Mutant, ...] = (
            "Ｓ・トリガーを持つカードを相手が使用した場合、ここで効果が解決されます。",
            "a creature put into the battle zone by its Ｓ・トリガー does not trigger its 「バトルゾーンに出た時」 abilities",
            (Patch(AB + "enter", _no_cip_from_s_trigger),)),
+    Mutant("dm-only-one-required-blocker", "duelmasters", "duelmasters:CR507.1b",
+           "複数のクリーチャーにブロックを強制する効果がある場合は、それらすべてを選ぶ必要があります。",
+           "under the current rules, of several creatures that must block if able one chosen is enough (the older "
+           "ruling): a list leaving the others out is accepted",
+           (Patch(R + "required_blockers_in", _one_required_enough),)),
+    Mutant("dm-required-blocker-even-if-unable", "duelmasters", "duelmasters:CR507.1b",
+           "ブロッカー能力を使用するクリーチャーとしてそのクリーチャーを必ず選ばなければいけません。",
+           "a creature that must block if able is required even when it cannot properly use its ブロッカー (tapped, "
+           "or the creature being attacked): no_block is refused",
+           (Patch(R + "required_blockers", _required_even_if_unable),)),
     Mutant("dm-replacement-ignored-during-attack", "duelmasters", "duelmasters:B3",
            "パワーが小さいほうは「負け」となり、墓地に置かれます。",
            "during an attack a destroyed creature goes to the graveyard even when a 「墓地に置くかわりに」 "

@@ -4,7 +4,8 @@ The models (``solver.py``, z3), the brute force (``brute.py``, plain Python) and
 (``verdicts.py``) all read this one description. It holds only what the blocking rules look at:
 
 - Ijinden (seed 000, B1): who controls each card, Ijin or guardian, sleeping, pressure N.
-- Duel Masters (seed 002, A3/C3/U3): ブロッカー, tapped, and whether the shield has been chosen.
+- Duel Masters (seed 002, A3/C3/U3): ブロッカー, 可能であればブロックする, tapped, and whether the shield has
+  been chosen.
 - Magic (CR 509.1a, 310.8c, flying, reach, menace): creature or battle, tapped,
   controller, what each attacker attacks and who protects each battle.
 """
@@ -28,7 +29,7 @@ def declaration(pairs) -> Declaration:
 class BlockCard:
     """A card on the battlefield. ``kind``: Ijinden ``ijin`` | ``guardian``; Duel Masters ``creature``;
     Magic ``creature`` | ``battle``. ``tapped`` is Ijinden's sleeping. ``keywords``: ``blocker``
-    (ブロッカー), ``flying``, ``reach``, ``menace``, Ijinden ``watcher`` (ウォッチャー: blocks while sleeping),
+    (ブロッカー), ``blocks_if_able`` (可能であればブロックする: must block if able), ``flying``, ``reach``, ``menace``, Ijinden ``watcher`` (ウォッチャー: blocks while sleeping),
     ``unblockable_by_ijin`` (イジンにブロックされない: an attacker no Ijin may block).
     ``pressure``: blockers an Ijinden attacker needs (1 =
     no pressure). ``protector``: a Magic battle's."""

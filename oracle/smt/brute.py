@@ -30,6 +30,11 @@ def _ijinden(board: BlockBoard, decl: Declaration) -> bool:
     return all(n >= board.card(a).pressure for a, n in per_attacker.items())
 
 
+def _dm_can_block(board: BlockBoard, card, defender: str) -> bool:
+    # A3: 相手バトルゾーンにブロッカー; X-blocker-taps: a tapped ブロッカー cannot block
+    return card.controller == defender and card.kind == "creature" and "blocker" in card.keywords and not card.tapped
+
+
 def _duelmasters(board: BlockBoard, decl: Declaration) -> bool:
     # U3: シールドが決められた後ではブロックすることはできません
     if board.shield_chosen and decl:
@@ -37,13 +42,17 @@ def _duelmasters(board: BlockBoard, decl: Declaration) -> bool:
     # A3: one ブロッカー intercepts the attack (代わりにバトルを行う): one blocker per attack
     if len(decl) > 1:
         return False
-    for blocker, attacker in decl:
-        attack = next(a for a in board.attacks if a.attacker == attacker)
-        defender = attack.target if attack.target in board.players else board.card(attack.target).controller
-        card = board.card(blocker)
-        # A3: 相手バトルゾーンにブロッカー; X-blocker-taps: a tapped ブロッカー cannot block
-        if card.controller != defender or "blocker" not in card.keywords or card.tapped:
+    (attack,) = board.attacks
+    defender = attack.target if attack.target in board.players else board.card(attack.target).controller
+    for blocker, _attacker in decl:
+        if not _dm_can_block(board, board.card(blocker), defender):
             return False
+    # 「可能であればブロックする」 (CR507.1b; the seed's one blocker, X-blocks-if-able-seed): when a creature that
+    # must block if able can block this attack, the one blocker is one of them
+    required = {c for c in board.candidates if "blocks_if_able" in board.card(c).keywords
+                and _dm_can_block(board, board.card(c), defender)}
+    if required and not board.shield_chosen:
+        return any(b in required for b, _ in decl)
     return True
 
 

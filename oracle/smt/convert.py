@@ -18,7 +18,7 @@ from ..model import Case, CardSetup
 from .block_board import Attack, BlockBoard, BlockCard
 
 PRESSURE = {"double_pressure": 2, "triple_pressure": 3}
-KEYWORDS = {"duelmasters": {"blocker"}, "mtg": {"flying", "reach", "menace"}, "ijinden": {"watcher", "unblockable_by_ijin"}}
+KEYWORDS = {"duelmasters": {"blocker", "blocks_if_able"}, "mtg": {"flying", "reach", "menace"}, "ijinden": {"watcher", "unblockable_by_ijin"}}
 
 
 def _abilities(refs: list[Any]) -> dict[str, Any]:

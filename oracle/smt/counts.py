@@ -31,7 +31,8 @@ class CountCard(Frozen):
     kind: Literal["ijin", "guardian", "creature", "battle"]
     power: int = 0
     tapped: bool = False
-    keywords: list[Literal["blocker", "flying", "reach", "menace", "watcher", "unblockable_by_ijin"]] = Field(default_factory=list)
+    keywords: list[Literal["blocker", "blocks_if_able", "flying", "reach", "menace", "watcher",
+                                 "unblockable_by_ijin"]] = Field(default_factory=list)
     pressure: int = Field(default=1, ge=1)
     protector: str | None = None
 

@@ -1,8 +1,8 @@
 """Every block board up to a number of cards, per game, for the agreement checks and the bench.
 
 Each card is drawn from a small set of templates that covers every attribute the blocking rules read
-(controller, kind, tapped, ブロッカー, flying/reach/menace, pressure, what is attacked); boards that differ
-only by the order of their cards are generated once (candidates and attackers as multisets).
+(controller, kind, tapped, ブロッカー, 可能であればブロックする, flying/reach/menace, pressure, what is attacked);
+boards that differ only by the order of their cards are generated once (candidates and attackers as multisets).
 """
 
 from __future__ import annotations
@@ -21,8 +21,11 @@ def _candidates(game: str) -> list[BlockCard]:
     if game == "ijinden":
         return [BlockCard("?", p, k, tapped=t, power=1000) for p in (A, B) for k in ("ijin", "guardian") for t in (False, True)]
     if game == "duelmasters":
-        return [BlockCard("?", p, "creature", tapped=t, power=2000, keywords=kw)
-                for p in (A, B) for t in (False, True) for kw in (_F(), _F({"blocker"}))]
+        return ([BlockCard("?", p, "creature", tapped=t, power=2000, keywords=kw)
+                 for p in (A, B) for t in (False, True) for kw in (_F(), _F({"blocker"}))]
+                # 可能であればブロックする, with and without ブロッカー, on the defender's side
+                + [BlockCard("?", B, "creature", tapped=t, power=2000, keywords=kw)
+                   for t in (False, True) for kw in (_F({"blocks_if_able", "blocker"}), _F({"blocks_if_able"}))])
     return ([BlockCard("?", p, "creature", tapped=t, power=2, keywords=kw)
              for p in (A, B) for t in (False, True) for kw in (_F(), _F({"flying"}), _F({"reach"}))]
             + [BlockCard("?", A, "battle", protector=B), BlockCard("?", B, "battle", protector=B)])
@@ -54,7 +57,11 @@ def _boards(game: str, att: list[BlockCard], cand: list[BlockCard]) -> Iterator[
     if game == "ijinden":
         yield BlockBoard(game, A, (A, B), cards, tuple(Attack(a.id, B) for a in attackers))
     elif game == "duelmasters":
-        for shield_chosen in (False, True):
+        # a shield is never chosen in an attack a creature had to block (可能であればブロックする, untapped ブロッカー):
+        # the block was made (the board the reference would have to reach is not one of an attack)
+        required = any({"blocks_if_able", "blocker"} <= c.keywords and not c.tapped and c.controller == B
+                       for c in candidates)
+        for shield_chosen in (False, True)[:1 if required else 2]:
             yield BlockBoard(game, A, (A, B), cards, (Attack(attackers[0].id, B),), shield_chosen=shield_chosen)
         for c in candidates:  # C1: an attack on a tapped creature of the opponent
             if c.controller == B and c.tapped:

@@ -39,6 +39,8 @@ class CardView:
     """Ijinden ウォッチャー: may block while sleeping (None: no card has it)."""
     unblockable_by_ijin: z3.BoolRef | None = None
     """Ijinden イジンにブロックされない: no Ijin may block this attacker (None: no card has it)."""
+    blocks_if_able: z3.BoolRef | None = None
+    """Duel Masters 可能であればブロックする: must block if able (None: not modelled on this view)."""
 
 
 @dataclass
@@ -87,7 +89,8 @@ def concrete(board: BlockBoard, prefix: str = "") -> View:
                         z3.IntVal(c.power), z3.IntVal(c.pressure),
                         z3.IntVal(index[c.protector] if c.protector else -1),
                         *(z3.BoolVal(k in c.keywords) for k in ("blocker", "flying", "reach", "menace")),
-                        z3.BoolVal("watcher" in c.keywords), z3.BoolVal("unblockable_by_ijin" in c.keywords))
+                        z3.BoolVal("watcher" in c.keywords), z3.BoolVal("unblockable_by_ijin" in c.keywords),
+                        z3.BoolVal("blocks_if_able" in c.keywords))
 
     targets = [z3.IntVal(index[a.target] if a.target in index else len(board.players) + cand_ids.index(a.target))
                for a in board.attacks]
@@ -135,11 +138,21 @@ def _ijinden(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
 def _duelmasters(v: View, misread: frozenset[str]) -> list[z3.BoolRef]:
     out = []
     defenders = [v.defender(i) for i in range(len(v.attackers))]
-    for (j, i), x in v.x.items():
-        c = v.candidates[j]
+    def can_block(c: CardView, i: int) -> z3.BoolRef:
         # A3: the defender's creature with ブロッカー; X-blocker-taps: untapped
-        out.append(z3.Implies(x, z3.And(c.kind == CREATURE, c.controller == defenders[i], c.blocker,
-                                        z3.Not(c.tapped))))
+        return z3.And(c.kind == CREATURE, c.controller == defenders[i], c.blocker, z3.Not(c.tapped))
+
+    for (j, i), x in v.x.items():
+        out.append(z3.Implies(x, can_block(v.candidates[j], i)))
+    # 「可能であればブロックする」 (CR507.1b; the seed's one blocker, X-blocks-if-able-seed): when a creature that must
+    # block if able can block the attack, the one blocker is one of them (U3: not once the shield is chosen)
+    if "required-left-out" not in misread:
+        for i in range(len(v.attackers)):
+            required = [(j, z3.And(c.blocks_if_able, can_block(c, i))) for j, c in enumerate(v.candidates)
+                        if c.blocks_if_able is not None]
+            if required:
+                out.append(z3.Implies(z3.And(z3.Not(v.shield_chosen), z3.Or([r for _, r in required])),
+                                      z3.Or([z3.And(v.x[j, i], r) for j, r in required])))
     every = [x for x in v.x.values()]
     if every and "many-blockers" not in misread:
         out.append(z3.AtMost(*every, 1))  # A3: one blocker battles instead (代わりにバトルを行う)

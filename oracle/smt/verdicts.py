@@ -43,6 +43,7 @@ def _setup_card(board: BlockBoard, c: BlockCard) -> dict[str, Any]:
         extra += sorted(c.keywords & {"watcher", "unblockable_by_ijin"})
     elif game == "duelmasters":
         name = _pool_name(game, ("creature",), ("blocker",) if "blocker" in c.keywords else ())
+        extra += sorted(c.keywords & {"blocks_if_able"})
     else:
         if c.kind == "battle":
             name = "Siege of Cinderfall Keep" if c.protector != c.controller else "Untyped Skirmish Line"
@@ -130,6 +131,9 @@ def _prefix(board: BlockBoard) -> list[dict[str, Any]]:
     if board.game == "duelmasters" and board.shield_chosen:
         point = _asked(board, script)
         if "no_block" in point.kinds:
+            if not _accepted(point, _entry(point.player, "no_block")):   # a creature had to block (CR507.1b)
+                raise Unreachable(f"{board.name or 'the board'}: no shield is chosen in an attack that had to be "
+                                  "blocked")
             script.append(_entry(point.player, "no_block"))
         script.append(_entry(board.active, "choose_shield", f"shield_{board.attacks[0].target}"))
     return script

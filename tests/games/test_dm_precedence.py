@@ -63,10 +63,11 @@ def request(players: dict, script: list, ruleset: str) -> dict:
 
 BLOCKER = "試験用ブロッカー"
 TT = "試験用タップトリガー"
+MUST = "試験用強制ブロッカー"
 
 
 def blocker(cid: str, **kw) -> dict:
-    return {"id": cid, "card": BLOCKER, "power": 1000, **kw}
+    return {"id": cid, "card": BLOCKER, "power": 1000, **kw}  # card=MUST: one that must block if able
 
 
 # (id, documented line, board, script before the decision, the decision, ruleset, answered first, also broken
@@ -147,6 +148,26 @@ CASES = [
      {"alice": {"battlefield": [vanilla("a", 5000)]},
       "bob": {"battlefield": [blocker("b"), blocker("c", tapped=True)], "shields": shields("s1")}},
      [atk("a", "c")], {"bob": {"block": "c"}}, CURRENT, "blocker_tapped", "blocker_is_attack_target"),
+    ("tapped-before-required-left-out", "`block`",
+     {"alice": {"battlefield": [vanilla("a", 1000)]},
+      "bob": {"battlefield": [blocker("r", card=MUST), blocker("t", tapped=True)], "shields": shields("s1")}},
+     [atk("a", "bob")], {"bob": {"block": "t"}}, CURRENT, "blocker_tapped", "required_blocker_left_out"),
+    ("attack-target-before-required-left-out", "`block`",
+     {"alice": {"battlefield": [{"id": "a", "card": "試験用アンタップ攻撃", "power": 1000}]},
+      "bob": {"battlefield": [blocker("r", card=MUST), blocker("c")]}},
+     [atk("a", "c")], {"bob": {"block": "c"}}, CURRENT, "blocker_is_attack_target", "required_blocker_left_out"),
+    ("seed-one-blocker-before-required", "`block`",
+     {"alice": {"battlefield": [vanilla("a", 1000)]},
+      "bob": {"battlefield": [blocker("r1", card=MUST), blocker("r2", card=MUST)], "shields": shields("s1")}},
+     [atk("a", "bob")], {"bob": {"block": ["r1", "r2"]}}, RULESET, "several_blockers", None),
+    ("required-left-out-of-a-list", "`block`",
+     {"alice": {"battlefield": [vanilla("a", 1000)]},
+      "bob": {"battlefield": [blocker("r1", card=MUST), blocker("r2", card=MUST)], "shields": shields("s1")}},
+     [atk("a", "bob")], {"bob": {"block": ["r2"]}}, CURRENT, "required_blocker_left_out", None),
+    ("no-block-with-a-required-blocker", "`no_block`",
+     {"alice": {"battlefield": [vanilla("a", 1000)]},
+      "bob": {"battlefield": [blocker("r", card=MUST)], "shields": shields("s1")}},
+     [atk("a", "bob")], {"bob": "no_block"}, RULESET, "required_blocker_left_out", None),
     ("player-id-as-shield", "`choose_shield`",
      {"alice": {"battlefield": [vanilla("a", 1000)]}, "bob": {"shields": shields("s1")}},
      [atk("a", "bob")], {"alice": {"choose_shield": "bob"}}, RULESET, "shield_not_attacked_players", None),

@@ -82,3 +82,21 @@ def test_unblockable_by_ijin_agrees_three_ways():
     assert verdicts.engine_legal(board, (("b1", "x"),)) is False
     assert verdicts.engine_legal(board, (("g", "x"),)) is True
     assert verdicts.engine_legal(board, (("b1", "a"), ("g", "x"))) is True
+
+
+def test_blocks_if_able_agrees_three_ways_and_the_misreading_does_not():
+    """可能であればブロックする (CR507.1b, the seed's one blocker: X-blocks-if-able-seed): the solver, the brute force and
+    the engine refuse no block and a block by the other ブロッカー; a model that lets the required one be left out
+    disagrees with the engine on exactly those two declarations."""
+    f = frozenset
+    board = BlockBoard("duelmasters", "alice", ("alice", "bob"),
+                       (BlockCard("a", "alice", "creature", power=5000),
+                        BlockCard("r", "bob", "creature", power=1000, keywords=f({"blocker", "blocks_if_able"})),
+                        BlockCard("x", "bob", "creature", power=1000, keywords=f({"blocker"}))),
+                       (Attack("a", "bob"),))
+    result = Agreement()
+    check(board, result)
+    assert not result.problems and result.boards == 1
+    assert BlockModel(board).enumerate() == [(("r", "a"),)]
+    bad = disagreements(board, BlockModel(board, frozenset({"required-left-out"})))
+    assert sorted(bad) == ["(('x', 'a'),): solver legal, engine illegal", "(): solver legal, engine illegal"]

@@ -17,8 +17,8 @@ from ...core.script import Decision, GameOver, Refusal, Script
 from ...model import CaseReply, CaseRequest
 from .abilities import Trigger, apply, destroy, enter, fire, flush, slayer, tap, triggers
 from .clauses import (
-    A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR113_6, CR113_6A, CR507_1A, E1, N1, N2,
-    N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
+    A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR113_6, CR113_6A, CR507_1A, CR507_1B, E1,
+    N1, N2, N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
 )
 from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
 from .legality import card_among, card_arg, decide, known
@@ -192,12 +192,15 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
 
 
 def block_step(st: State, script: Script, attacker: Card, defender: str, clause: str) -> Card | None:
-    """A3: after the attack triggers, the defender decides whether a ブロッカー blocks (asked when one exists)."""
+    """A3: after the attack triggers, the defender decides whether a ブロッカー blocks (asked when one exists).
+    A creature with 「可能であればブロックする」 (blocks_if_able) that can properly use its ブロッカー against this
+    attack must be chosen (CR507.1b: all of them; the seed's one blocker: one of them, X-blocks-if-able-seed)."""
     if not in_play(st, attacker.id) or not any(c.has("blocker") for c in creatures(st, defender)):
         return None
 
     def validate(d: Decision) -> list[Card] | None:
         if d.kind == "no_block":
+            required_blockers_in(st, defender, [])
             return None
         chosen: list[Card] = []
         ids = blocker_ids(st, d)
@@ -207,17 +210,11 @@ def block_step(st: State, script: Script, attacker: Card, defender: str, clause:
             c = st.board.cards.get(cid)
             if c is None:                            # a player: not the defender's creature
                 raise Refusal("blocker_not_defenders", f"{cid} is a player", clause=A3)
-            if is_source(c):
-                raise Refusal("evolution_source", f"{cid} lies under {c.props['under']}")
-            if c.zone != "battlefield" or c.controller != defender:
-                raise Refusal("blocker_not_defenders", clause=A3)
-            if not c.has("blocker"):
-                raise Refusal("blocker_not_blocker", clause=A3)
-            if c.tapped:
-                raise Refusal("blocker_tapped", clause=A3)
-            if st.ruleset in SEVERAL_BLOCKERS and cid == st.target:
-                raise Refusal("blocker_is_attack_target", f"{cid} is the creature being attacked", clause=CR507_1A)
+            refusal = blocker_refusal(st, c, defender)
+            if refusal is not None:
+                raise refusal
             chosen.append(c)
+        required_blockers_in(st, defender, chosen)
         return chosen
 
     _, chosen = decide(st, script, defender, ("block", "no_block"), clause, validate)
@@ -225,6 +222,47 @@ def block_step(st: State, script: Script, attacker: Card, defender: str, clause:
         return None
     use_blockers(st, chosen, attacker, clause)
     return chosen[-1]
+
+
+def blocker_refusal(st: State, c: Card, defender: str) -> Refusal | None:
+    """Why ``c`` (a card) cannot be chosen to use its ブロッカー against the attack in progress, or ``None`` when it
+    can properly use it (A3, X-blocker-taps; CR507.1a under the current rules: not the creature being attacked)."""
+    if is_source(c):
+        return Refusal("evolution_source", f"{c.id} lies under {c.props['under']}")
+    if c.zone != "battlefield" or c.controller != defender:
+        return Refusal("blocker_not_defenders", clause=A3)
+    if not c.has("blocker"):
+        return Refusal("blocker_not_blocker", clause=A3)
+    if c.tapped:
+        return Refusal("blocker_tapped", clause=A3)
+    if st.ruleset in SEVERAL_BLOCKERS and c.id == st.target:
+        return Refusal("blocker_is_attack_target", f"{c.id} is the creature being attacked", clause=CR507_1A)
+    return None
+
+
+def required_blockers(st: State, defender: str) -> list[Card]:
+    """The defender's creatures with 「可能であればブロックする」 that can properly use their ブロッカー against this
+    attack (:func:`blocker_refusal`: untapped, with ブロッカー, not the creature attacked under the current rules).
+    The keyword on a creature without ブロッカー requires nothing: only a ブロッカー blocks (507.1a, 701.12a)."""
+    return [c for c in creatures(st, defender) if c.has("blocks_if_able") and blocker_refusal(st, c, defender) is None]
+
+
+def required_blockers_in(st: State, defender: str, chosen: list[Card]) -> None:
+    """CR507.1b (current rules): every required blocker must be among the chosen; the seed's one blocker
+    (X-blocks-if-able-seed): when any is required, the one chosen is one of them. Else
+    ``required_blocker_left_out``."""
+    required = required_blockers(st, defender)
+    if not required:
+        return
+    ids = {c.id for c in chosen}
+    names = [c.id for c in required]
+    if st.ruleset in SEVERAL_BLOCKERS:
+        missing = [cid for cid in names if cid not in ids]
+        if missing:
+            raise Refusal("required_blocker_left_out", f"{missing} must block if able: choose them too",
+                          clause=CR507_1B)
+    elif not ids & set(names):
+        raise Refusal("required_blocker_left_out", f"one of {names} must block if able", clause=A3)
 
 
 def blocker_ids(st: State, d: Decision) -> list[str]:

@@ -135,6 +135,11 @@ REASONS = {
     "blocker_is_attack_target": "CR507.1a (current rules): a creature that cannot properly use its ブロッカー cannot be "
                                 "chosen -- the creature being attacked cannot redirect the attack to itself (official "
                                 "ruling of 2021-09-07)",
+    "required_blocker_left_out": "CR507.1b (current rules): a creature with 「可能であればブロックする」 (`blocks_if_able`) "
+                                 "that can properly use its ブロッカー against this attack (CR507.1a) must be among the "
+                                 "chosen -- all of them; `no_block` or a `block` leaving one out is refused. The seed's "
+                                 "procedure (one blocker, A3; reading duelmasters:X-blocks-if-able-seed): when any is "
+                                 "required, the one blocker is one of them",
     "block_after_shield_chosen": "U3: once a shield has been chosen, no block is possible",
     "shield_not_attacked_players": "U2: the shield must be one of the attacked player's shields",
     "shield_already_chosen": "U2 (current rules): the shields of one break are different shields",
@@ -337,6 +342,12 @@ STATIC_NOTES = "rules: " + "; ".join(f"{n}: {doc}" for n, (_, doc) in STATIC_RUL
 
 ABILITIES = specs(
     AbilitySpec("blocker", NONE, "ブロッカー: may block an attack by tapping (A3)", "seed A3"),
+    AbilitySpec("blocks_if_able", NONE,
+                "可能であればブロックする: when this creature can properly use its ブロッカー against an attack (untapped, "
+                "not the creature attacked: CR507.1a), the defender must choose it to use ブロッカー (CR507.1b: every "
+                "such creature; the seed's one blocker: one of them, X-blocks-if-able-seed), else "
+                "`required_blocker_left_out`; the last used blocks (RD-2021-09-07). Without ブロッカー it requires "
+                "nothing", "CR507.1b (総合ゲームルール Ver.1.48)"),
     AbilitySpec("cannot_attack", NONE, "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
     AbilitySpec("speed_attacker", NONE, "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
     AbilitySpec("evolution", NONE, "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
