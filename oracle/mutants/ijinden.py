@@ -320,6 +320,12 @@ def _every_blocker_of_the_battle(original: Any) -> Any:
     return battle_of
 
 
+def _per_card_read_as_once(original: Any) -> Any:
+    def per_cost(amount: int, paid: int) -> int:
+        return amount if paid else 0  # read: 「寝かせた1体につき」 as +N once, however many were put to sleep
+    return per_cost
+
+
 def _unblockable_by_anything(original: Any) -> Any:
     def block_forbidden(self: Any, attacker: str, blocker: Any) -> bool:
         # read: 「イジンにブロックされず」 as 「ブロックされない」: no blocker at all, a guardian included
@@ -462,4 +468,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "「これとこれをブロックしているブロッカーすべて」 (《アンリ4世》) read as this and every blocker of the battle, "
            "those of the other attackers too",
            (Patch(S + "battle_of", _every_blocker_of_the_battle),)),
+    Mutant("ijinden-per-card-paid-read-as-once", "ijinden", "ijinden:A4",
+           "A4. A3 のイベントを契機にした発動型能力が発動する。",
+           "「寝かせた1体につき「アタック+2000」を得る」 (《北条時政》) read as +2000 once, however many cards its cost put "
+           "to sleep",
+           (Patch(AB + "per_cost", _per_card_read_as_once),)),
 )

@@ -295,13 +295,23 @@ def legal_targets(proc: Steps, t: Trigger) -> list[str]:
 
 def _cost_ok(proc: Steps, t: Trigger, cost: Any, named: Any) -> bool:
     """「自分の戦場の…1体を墓地に置いて」: one of the controller's cards on the battlefield, not this one, that the
-    cost's filter allows."""
+    cost's filter allows; 「自分の戦場の…をすきなだけ寝かせて」: a list of distinct awake cards of the controller's on
+    the battlefield that the filter allows (none is a list too)."""
+    if "sleep" in cost:
+        mine = allowed(proc, {**cost["sleep"], "controller": "you", "sleeping": False}, t.player, t.card)
+        return (isinstance(named, list) and len(set(map(str, named))) == len(named)
+                and all(x in mine for x in named))
     spec = cost["put_into_graveyard"]
     return isinstance(named, str) and named != t.card and named in allowed(proc, {**spec, "controller": "you"}, t.player, t.card)
 
 
 def _chosen(ab: Triggered) -> list[Target]:
     return [x for x in ab.targets if not x.every]
+
+
+def per_cost(amount: int, paid: int) -> int:
+    """「寝かせた1体につき…」: ``amount`` for each of the ``paid`` cards the ability's cost put to sleep."""
+    return amount * paid
 
 
 def _decide(proc: Steps, t: Trigger, ab: Triggered, options: dict[str, list[str]], clause: str) -> dict | None:
@@ -339,7 +349,7 @@ def _decide(proc: Steps, t: Trigger, ab: Triggered, options: dict[str, list[str]
         if "target" in args and not chosen:
             ids.append(args["target"])
         if args.get("cost") is not None:
-            ids.append(args["cost"])
+            ids += args["cost"] if isinstance(args["cost"], list) else [args["cost"]]
         for x in ids:
             if not isinstance(x, str) or x not in proc.state.board.cards:
                 raise Refusal("unknown_object", repr(x))
@@ -358,7 +368,9 @@ def _decide(proc: Steps, t: Trigger, ab: Triggered, options: dict[str, list[str]
         if ab.cost is not None:
             if not _cost_ok(proc, t, ab.cost, args.get("cost")):
                 raise Refusal("illegal_cost", "put one of your cards on the battlefield the cost allows into the "
-                                              "graveyard")
+                                              "graveyard" if "put_into_graveyard" in ab.cost else
+                                              "put to sleep a list of your awake cards on the battlefield the cost "
+                                              "allows")
             picked["cost"] = args["cost"]
         return picked
 
@@ -386,7 +398,15 @@ def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
     if not proc.state.holds(ab.condition, t.card, t.player):
         return
     later: list[Trigger] = []
-    if cost is not None:
+    paid = 0
+    if isinstance(cost, list):  # 寝かせて: one moment; what their sleeping triggers waits
+        paid = len(cost)
+        with proc.trace.simultaneous():
+            for c in cost:
+                proc.state.card(c).tapped = True
+                proc.trace.emit("slept", clause, card=c)
+        later = on_slept(proc, cost)
+    elif cost is not None:
         later = proc.put_into_graveyard([cost], clause, clause, resolve=False)
     proc.trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
     for x in ab.targets:
@@ -399,8 +419,13 @@ def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
         on = e.on or (ab.targets[0].name if len(ab.targets) == 1 else THIS)
         cards = [t.card] if on == THIS else [t.subject] if on == SUBJECT and t.subject else picked.get(on, [])
         cards = [c for c in cards if c is not None and proc.state.card(c).zone == "battlefield"]
+        param = e.param
+        if e.kind == "power_per_cost":  # 寝かせた1体につき: N for each card the cost put to sleep
+            param = per_cost(int(e.param), paid)
+            if not param:
+                continue
         if cards:
-            EFFECTS[e.kind](proc, t, e.param, cards, clause)
+            EFFECTS[e.kind](proc, t, param, cards, clause)
     proc.resolve_all(later, clause)
 
 
@@ -503,6 +528,7 @@ def _sleep(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -
 EFFECTS: dict[str, Callable[[Steps, Trigger, Any, list[str], str], None]] = {
     "draw": _draw, "discard": _discard, "destroy": _destroy, "return_to_hand": _return_to_hand, "power": _power,
     "gain": _gain, "unattack": _unattack, "undestroy": _undestroy, "sleep": _sleep,
+    "power_per_cost": _power,  # the interpreter gives it N times the cards the cost put to sleep
     "none": lambda proc, t, param, cards, clause: None,
 }
 """The effect table (the vocabulary's COMPOSED_EFFECT): ``(proc, trigger, param, cards, clause)``."""

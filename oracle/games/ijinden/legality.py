@@ -12,7 +12,9 @@ Candidates per kind (finite; the validators keep the legal ones):
   one ignored, and is not listed apart: its key is what the ability took); ``decline``: every card. A composed
   ability with several targets, or one choosing several cards (issue 25), is asked ``{card, targets: {name: id |
   [ids]}, cost?}``: for the ability being resolved, every choice of its targets' offered cards (read from the
-  validator: ``chosen``, ``options``), with every battlefield card as the cost when it has one.
+  validator: ``chosen``, ``options``), with every battlefield card as the cost when it has one. A ``sleep`` cost
+  (「…をすきなだけ寝かせて」) is a list: ``{card, cost: [ids]}`` for every subset of the deciding player's battlefield
+  cards, none included.
 - ``order_triggers``: every order of the pending triggers of that player.
 - ``discard``: every card in that player's hand (航海).
 - ``end_turn``: its one form.
@@ -58,6 +60,8 @@ def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
                 for other in field:
                     yield kind, {"card": source, "target": other}
                     yield kind, {"card": source, "cost": other}
+                for paid in subsets([c.id for c in state.on_battlefield() if c.controller == player], empty=True):
+                    yield kind, {"card": source, "cost": paid}  # 「…をすきなだけ寝かせて」: a list, none included
             yield from _several_targets(point, field)
         elif kind == "decline":
             for cid in board.cards:
@@ -99,7 +103,8 @@ def key(kind: str, parsed: Any) -> Hashable:
     if kind == "order_triggers":
         return tuple(t.card for t in parsed)
     if kind == "activate":
-        return parsed.get("card"), freeze(parsed.get("targets") or {}), parsed.get("cost")
+        cost = parsed.get("cost")
+        return parsed.get("card"), freeze(parsed.get("targets") or {}), frozenset(cost) if isinstance(cost, list) else cost
     if kind == "declare_attackers":
         return frozenset(parsed)
     if kind == "declare_blockers":

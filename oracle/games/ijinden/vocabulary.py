@@ -170,21 +170,25 @@ CONDITION = Named("CONDITION", Mapping((
 """What must hold: ``destroyed`` -- this card is (true) or is not in the 破壊されている state; ``cards`` -- the number
 of cards in a player's zone (``you``: the ability's controller; 「相手の墓地に5枚以下」: graveyard, opponent, max 5)."""
 
-COST = Mapping((Field("put_into_graveyard", TARGET_FILTER),))
-"""「自分の戦場の…1体を墓地に置いて発動できる」: one of your cards on the battlefield other than this one that the
-filter allows, named by ``activate {cost}``, put into the graveyard as the ability resolves (what that triggers
-resolves after the ability)."""
+COST = Mapping((Field("put_into_graveyard", TARGET_FILTER, None, "-"), Field("sleep", TARGET_FILTER, None, "-")))
+"""One of: ``put_into_graveyard`` -- 「自分の戦場の…1体を墓地に置いて発動できる」: one of your cards on the battlefield
+other than this one that the filter allows, named by ``activate {cost: id}``, put into the graveyard as the ability
+resolves; ``sleep`` -- 「自分の戦場の…をすきなだけ寝かせて発動できる」: any number (none included) of your awake cards on
+the battlefield that the filter allows, named by ``activate {cost: [id, ...]}``, put to sleep as the ability
+resolves (``power_per_cost`` counts them). What paying triggers resolves after the ability."""
 
 COMPOSED_EFFECT = Keyed("effect", "Ijinden", (
     ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True)),
-    ("unattack", NONE), ("undestroy", NONE), ("sleep", NONE), ("draw", COUNT), ("discard", COUNT)))
+    ("unattack", NONE), ("undestroy", NONE), ("sleep", NONE), ("power_per_cost", AMOUNT), ("draw", COUNT),
+    ("discard", COUNT)))
 """abilities.EFFECTS: what a composed ability's effect does. On cards (``on``: this | subject | a target; left out:
 the ability's only target): destroy (D2-D5 order), return_to_hand, power: N (this turn), gain: ability (this turn),
 unattack (アタッカーでない状態にする), undestroy (破壊されていない状態にする), sleep (寝かせる: the awake ones; their 寝たとき
-abilities resolve after it). On its controller (no ``on``): draw: N,
+abilities resolve after it), power_per_cost: N (this turn, N for each card its ``sleep`` cost put to sleep: 「寝かせた1体に
+つき」). On its controller (no ``on``): draw: N,
 discard: N (the controller chooses, ``discard`` decisions)."""
 
-CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy", "sleep")
+CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy", "sleep", "power_per_cost")
 PLAYER_EFFECTS = ("draw", "discard")
 
 
@@ -217,6 +221,13 @@ def _composed_checks(value, loc, ctx):
     if value.get("cost") is not None and not value.get("optional"):
         out.append((loc + ("cost",), f"{label(loc + ('cost',))}: a cost is paid by choice "
                                      f"(「…を墓地に置いて発動できる」): write `optional: true`"))
+    if isinstance(value.get("cost"), dict) and len(value["cost"]) != 1:
+        out.append((loc + ("cost",), f"{label(loc + ('cost',))}: a cost is one of put_into_graveyard or sleep"))
+    sleeps = isinstance(value.get("cost"), dict) and "sleep" in value["cost"]
+    for i, e in enumerate(value.get("effects") or []):
+        if isinstance(e, dict) and "power_per_cost" in e and not sleeps:
+            out.append((loc + ("effects", i), f"{label(loc + ('effects', i))}: power_per_cost counts the cards a "
+                                              f"`sleep` cost put to sleep; this ability has none"))
     return out
 
 
