@@ -33,6 +33,11 @@ def _word(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
+def _counters(n: int) -> str:
+    """"a +1/+1 counter", "two +1/+1 counters"."""
+    return f"{'a' if n == 1 else _word(n)} +1/+1 counter{'s' if n != 1 else ''}"
+
+
 def _ability(ref: Any) -> tuple[str, Any]:
     if isinstance(ref, str):
         return ref, None
@@ -70,8 +75,7 @@ def ability_text(name: str, param: Any, card: str) -> str | None:
     if name == "blocks_each_combat":
         return f"{card} blocks each combat if able."
     if name == "put_p1p1_counters":
-        n = int(param)
-        return f"Put {_word(n) if n != 1 else 'a'} +1/+1 counter{'s' if n != 1 else ''} on target creature."
+        return f"Put {_counters(int(param))} on target creature."
     if name == "proliferate":
         return ("Proliferate. (Choose any number of permanents and/or players, then give each another counter of each "
                 "kind already there.)")
@@ -148,8 +152,7 @@ def _effect_phrase(kind: str, param: Any, on: str | None, targets: dict[str, dic
     if kind == "discard_at_random":
         return f"{obj()} discards {_count_word(int(param), 'card')} at random"
     if kind == "put_p1p1_counters":
-        n = int(param)
-        return f"put {'a' if n == 1 else _word(n)} +1/+1 counter{'s' if n != 1 else ''} on {obj()}"
+        return f"put {_counters(int(param))} on {obj()}"
     if kind == "create_token":
         return _token_phrase(param, pool)
     if kind == "defending_player_loses_life" and on in (None, "this"):

@@ -713,15 +713,18 @@ class _Play:
                 if chosen == [self._target(x) for x in targets]:
                     return       # phase chose the only legal target(s) itself: the script's
                 raise _Refused(f"phase.rs asks for no target; it chose {chosen} itself")
-            want = self._target(t)
-            choose = next((a for a in self.game.actions()
-                           if a.kind == "ChooseTarget" and a.data.get("target") == want), None)
-            if choose is None:
-                raise _Refused(f"phase.rs does not offer {t} as a target "
-                               f"({[a.data.get('target') for a in self.game.actions() if a.kind == 'ChooseTarget']})")
-            self._apply(seat, choose, at)
+            self._choose_target(seat, t, at, "a target")
         if self.wf()["type"] == "TargetSelection":
             raise _Refused("phase.rs asks for more targets than the script gives")
+
+    def _choose_target(self, seat: int, x: Any, at: int, what: str) -> None:
+        """phase's ``ChooseTarget`` naming case id ``x`` (a card or a player); refused when phase does not offer it."""
+        want = self._target(x)
+        offered = [a for a in self.game.actions() if a.kind == "ChooseTarget"]
+        choose = next((a for a in offered if a.data.get("target") == want), None)
+        if choose is None:
+            raise _Refused(f"phase.rs does not offer {x} as {what} ({[a.data.get('target') for a in offered]})")
+        self._apply(seat, choose, at)
 
     def _chosen_targets(self, obj: int) -> list[Any]:
         for e in self.game.stack() or []:
@@ -818,12 +821,7 @@ class _Play:
             if self.wf()["type"] != "TriggerTargetSelection":
                 raise _Refused(f"phase.rs asks for no more targets (waiting for {self._prompt()})")
             for x in (args[name] if isinstance(args[name], list) else [args[name]]):
-                want = self._target(x)
-                choose = next((a for a in self.game.actions()
-                               if a.kind == "ChooseTarget" and a.data.get("target") == want), None)
-                if choose is None:
-                    raise _Refused(f"phase.rs does not offer {x} as the target {name}")
-                self._apply(seat, choose, at)
+                self._choose_target(seat, x, at, f"the target {name}")
 
     def _selecting(self) -> int | None:
         """The source of the triggered ability phase is choosing targets for (the stack's top entry)."""
@@ -898,12 +896,7 @@ class _Play:
             if self.wf()["type"] != "TargetSelection":
                 raise _Refused(f"phase.rs asks for no target of the spell cast transformed (waiting for "
                                f"{self._prompt()})")
-            want_t = self._target(t)
-            choose = next((a for a in self.game.actions()
-                           if a.kind == "ChooseTarget" and a.data.get("target") == want_t), None)
-            if choose is None:
-                raise _Refused(f"phase.rs does not offer {t} as a target")
-            self._apply(seat, choose, at)
+            self._choose_target(seat, t, at, "a target")
 
     # -- events ---------------------------------------------------------------------------------
     def _record(self, at: int, action: str, before: dict[int, dict[str, Any]], events: list[dict[str, Any]]) -> None:
