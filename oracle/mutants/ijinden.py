@@ -326,6 +326,13 @@ def _per_card_read_as_once(original: Any) -> Any:
     return per_cost
 
 
+def _lost_ability_regained(original: Any) -> Any:
+    def lost(self: Any, card: Any) -> set[str]:
+        gained = {a for a, _ in self.gained.get(card.id, [])}
+        return original(self, card) - gained  # read: a loss removes the printed ability; one gained later stands
+    return lost
+
+
 def _unblockable_by_anything(original: Any) -> Any:
     def block_forbidden(self: Any, attacker: str, blocker: Any) -> bool:
         # read: 「イジンにブロックされず」 as 「ブロックされない」: no blocker at all, a guardian included
@@ -473,4 +480,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "「寝かせた1体につき「アタック+2000」を得る」 (《北条時政》) read as +2000 once, however many cards its cost put "
            "to sleep",
            (Patch(AB + "per_cost", _per_card_read_as_once),)),
+    Mutant("ijinden-lost-ability-regained", "ijinden", "ijinden:B1",
+           "ブロッカーにするイジンまたはガーディアンを0体以上、それぞれアタッカーを指定して（＝アタッカーに対応させて）選ぶ。",
+           "an ability a static makes a card lose (《織田信長》's ダブルプレッシャー) comes back when an effect gives it again, "
+           "though the official Q&A says it cannot be gained meanwhile",
+           (Patch(S + "lost", _lost_ability_regained),)),
 )

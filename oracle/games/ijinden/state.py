@@ -108,9 +108,31 @@ class State:
         return out
 
     def abilities(self, card: Card) -> list[tuple[str, Any]]:
-        """Own, gained this turn, and granted: 足利義満's 航海 for your Ijin with power >= 3000."""
+        """Own, gained this turn, and granted: 足利義満's 航海 for your Ijin with power >= 3000; less what a static
+        makes it lose (:meth:`lost`)."""
         out = self.own_abilities(card)
         out += self.granted(card)
+        lost = self.lost(card)
+        return [(a, p) for a, p in out if a not in lost] if lost else out
+
+    def lost(self, card: Card) -> set[str]:
+        """The abilities a ``static`` makes ``card`` lose now (``rules: [{loses: ability}]`` while its condition
+        holds): 「…の間「ダブルプレッシャー」を失い」 -- printed, gained or granted, and it cannot gain one meanwhile (the
+        official Q&A on 《織田信長》: 「能力を失っている間は、それと同じ能力を得ることもできません」)."""
+        out: set[str] = set()
+        if card.zone != "battlefield":
+            return out
+        for source in self.on_battlefield():
+            for name, params in source.abilities + self.gained.get(source.id, []):
+                if name != "static":
+                    continue
+                st = parse_static(params)
+                losses = {str(p) for r, p in st.rules if r == "loses"}
+                if not losses or (st.affects == THIS and source.id != card.id) or \
+                        (st.affects != THIS and not self.allows(st.affects, card, source.controller, source.id)):
+                    continue
+                if self.holds(st.condition, source.id, source.controller):
+                    out |= losses
         return out
 
     def granted(self, card: Card) -> list[tuple[str, Any]]:
@@ -190,7 +212,12 @@ class State:
         count = condition.get("cards")
         if count:
             whose = player if count["player"] == "you" else next(p for p in self.board.players if p != player)
-            n = len(self.board.zone(whose, count["zone"]))
+            cards = self.board.zone(whose, count["zone"])
+            if count.get("types"):
+                cards = [c for c in cards if any((ty == "ijin" and self.is_ijin(self.card(c)))
+                                                 or (ty == "guardian" and self.is_guardian(self.card(c)))
+                                                 for ty in count["types"])]
+            n = len(cards)
             if (count.get("min") is not None and n < count["min"]) or (count.get("max") is not None and n > count["max"]):
                 return False
         return True

@@ -164,11 +164,13 @@ ability resolves (ijinden:assume.trigger-condition-at-the-event)."""
 CONDITION = Named("CONDITION", Mapping((
     Field("destroyed", Bool(), None, "either"),
     Field("cards", Mapping((Field("zone", OneOf(ZONES)), Field("player", OneOf(("you", "opponent"))),
+                            Field("types", ListOf(OneOf(("ijin", "guardian")), min_items=1), None, "any card"),
                             Field("min", Int(minimum=0), None, "no minimum"),
                             Field("max", Int(minimum=0), None, "no maximum"))), None, "any"),
 )))
 """What must hold: ``destroyed`` -- this card is (true) or is not in the 破壊されている state; ``cards`` -- the number
-of cards in a player's zone (``you``: the ability's controller; 「相手の墓地に5枚以下」: graveyard, opponent, max 5)."""
+of cards in a player's zone (``you``: the ability's controller; 「相手の墓地に5枚以下」: graveyard, opponent, max 5), of
+the ``types`` given when written (「相手の戦場のガーディアンが1体以下」: battlefield, opponent, [guardian], max 1)."""
 
 COST = Mapping((Field("put_into_graveyard", TARGET_FILTER, None, "-"), Field("sleep", TARGET_FILTER, None, "-")))
 """One of: ``put_into_graveyard`` -- 「自分の戦場の…1体を墓地に置いて発動できる」: one of your cards on the battlefield
@@ -237,10 +239,13 @@ TRIGGERED = Example(triggered_grammar(events=TRIGGER_EVENTS, effects=COMPOSED_EF
                     {"when": {"event": "became_blocker"}, "effects": [{"draw": 1}]})
 """``{triggered: {...}}``: abilities.interpret."""
 
-STATIC = Example(static_grammar(affects=TARGET_FILTER, grants=AbilityRef(), condition=CONDITION),
+STATIC = Example(static_grammar(affects=TARGET_FILTER, grants=AbilityRef(), condition=CONDITION,
+                                rules=Keyed("rule", "Ijinden", (("loses", AbilityName(bare=True)),))),
                  {"grants": ["watcher"]})
 """``{static: {...}}``: state.State.granted -- while the condition holds, the affected cards (this, or the cards on
-the battlefield the filter allows, from this card's controller's side) have the granted abilities."""
+the battlefield the filter allows, from this card's controller's side) have the granted abilities; ``rules: [{loses:
+ability}]`` (「…の間「ダブルプレッシャー」を失い」): they do not have that ability, printed, gained or granted, and cannot
+gain it meanwhile (state.State.lost)."""
 
 ABILITIES = specs(
     AbilitySpec("attack_plus", AMOUNT, "アタック+X: +X power while an attacker, in effect from A2", "seed A2"),
