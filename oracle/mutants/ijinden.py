@@ -327,9 +327,9 @@ def _per_card_read_as_once(original: Any) -> Any:
 
 
 def _lost_ability_regained(original: Any) -> Any:
-    def lost(self: Any, card: Any) -> set[str]:
+    def lost(self: Any, card: Any, statics: Any = None) -> set[str]:
         gained = {a for a, _ in self.gained.get(card.id, [])}
-        return original(self, card) - gained  # read: a loss removes the printed ability; one gained later stands
+        return original(self, card, statics) - gained  # read: a loss removes the printed ability; one gained later stands
     return lost
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.board import Board, Card, build_board
-from ...core.compose import THIS, parse_static
+from ...core.compose import THIS, Static, parse_static
 from ...core.trace import Trace
 from ...model import CaseRequest
 from .vocabulary import ZONES
@@ -109,38 +109,24 @@ class State:
 
     def abilities(self, card: Card) -> list[tuple[str, Any]]:
         """Own, gained this turn, and granted: 足利義満's 航海 for your Ijin with power >= 3000; less what a static
-        makes it lose (:meth:`lost`)."""
-        out = self.own_abilities(card)
-        out += self.granted(card)
-        lost = self.lost(card)
+        makes it lose (:meth:`lost`). The statics that affect it are read once."""
+        statics = self.statics_on(card)
+        out = self.own_abilities(card) + self.granted(card, statics)
+        lost = self.lost(card, statics)
         return [(a, p) for a, p in out if a not in lost] if lost else out
 
-    def lost(self, card: Card) -> set[str]:
+    def lost(self, card: Card, statics: list[Static] | None = None) -> set[str]:
         """The abilities a ``static`` makes ``card`` lose now (``rules: [{loses: ability}]`` while its condition
         holds): 「…の間「ダブルプレッシャー」を失い」 -- printed, gained or granted, and it cannot gain one meanwhile (the
         official Q&A on 《織田信長》: 「能力を失っている間は、それと同じ能力を得ることもできません」)."""
-        out: set[str] = set()
-        if card.zone != "battlefield":
-            return out
-        for source in self.on_battlefield():
-            for name, params in source.abilities + self.gained.get(source.id, []):
-                if name != "static":
-                    continue
-                st = parse_static(params)
-                losses = {str(p) for r, p in st.rules if r == "loses"}
-                if not losses or (st.affects == THIS and source.id != card.id) or \
-                        (st.affects != THIS and not self.allows(st.affects, card, source.controller, source.id)):
-                    continue
-                if self.holds(st.condition, source.id, source.controller):
-                    out |= losses
-        return out
+        statics = self.statics_on(card) if statics is None else statics
+        return {str(p) for st in statics for r, p in st.rules if r == "loses"}
 
-    def granted(self, card: Card) -> list[tuple[str, Any]]:
+    def granted(self, card: Card, statics: list[Static] | None = None) -> list[tuple[str, Any]]:
         """The abilities other cards grant it now (:meth:`abilities` beyond its own): 足利義満's form, and every
         ``static`` (its own or another card's on the battlefield) whose condition holds and that affects it."""
-        out: list[tuple[str, Any]] = []
-        if card.zone == "battlefield":
-            out += self.static_grants(card)
+        statics = self.statics_on(card) if statics is None else statics
+        out: list[tuple[str, Any]] = [g for st in statics for g in st.grants]
         if card.zone == "battlefield" and self.is_ijin(card):
             grants = [(name, params) for source in self.on_battlefield(card.controller)
                       for name, params in source.abilities if name == "grant_voyage" or name == "grant_by_power"]
@@ -153,12 +139,14 @@ class State:
                         out.append((params["ability"], params.get("params")))
         return out
 
-    def static_grants(self, card: Card) -> list[tuple[str, Any]]:
-        """What ``static`` abilities grant ``card`` now: a static of a card on the battlefield (printed or gained)
-        affects ``this`` (that card) or the cards on the battlefield its filter allows from its controller's side,
-        while its condition holds (``destroyed``, ``cards``: a count of a player's zone). Statics do not grant
-        statics (a granted static is not read here)."""
-        out: list[tuple[str, Any]] = []
+    def statics_on(self, card: Card) -> list[Static]:
+        """The ``static`` abilities that affect ``card`` now: a static of a card on the battlefield (printed or
+        gained) affects ``this`` (that card) or the cards on the battlefield its filter allows from its controller's
+        side, while its condition holds (``destroyed``, ``cards``: a count of a player's zone). Statics do not grant
+        statics (a granted static is not read here). None off the battlefield."""
+        out: list[Static] = []
+        if card.zone != "battlefield":
+            return out
         for source in self.on_battlefield():
             for name, params in source.abilities + self.gained.get(source.id, []):
                 if name != "static":
@@ -170,8 +158,13 @@ class State:
                 elif not self.allows(st.affects, card, source.controller, source.id):
                     continue
                 if self.holds(st.condition, source.id, source.controller):
-                    out += [(g, p) for g, p in st.grants]
+                    out.append(st)
         return out
+
+    def of_types(self, card: Card, types: list[str]) -> bool:
+        """Whether ``card`` is now one of ``types`` (ijin: :meth:`is_ijin`, 円形闘技場 included; guardian)."""
+        return any((ty == "ijin" and self.is_ijin(card)) or (ty == "guardian" and self.is_guardian(card))
+                   for ty in types)
 
     def battle_of(self, card_id: str) -> set[str]:
         """The cards of ``card_id``'s battle: itself, and the attacker it blocks or that it is, with all that
@@ -191,8 +184,7 @@ class State:
         if spec.get("battle") == "this" and (source is None or card.id not in self.battle_of(source)):
             return False
         types = spec.get("types")
-        if types and not any((ty == "ijin" and self.is_ijin(card)) or (ty == "guardian" and self.is_guardian(card))
-                             for ty in types):
+        if types and not self.of_types(card, types):
             return False
         who = spec.get("controller", "any")
         if (who == "you" and card.controller != player) or (who == "opponent" and card.controller == player):
@@ -214,9 +206,7 @@ class State:
             whose = player if count["player"] == "you" else next(p for p in self.board.players if p != player)
             cards = self.board.zone(whose, count["zone"])
             if count.get("types"):
-                cards = [c for c in cards if any((ty == "ijin" and self.is_ijin(self.card(c)))
-                                                 or (ty == "guardian" and self.is_guardian(self.card(c)))
-                                                 for ty in count["types"])]
+                cards = [c for c in cards if self.of_types(self.card(c), count["types"])]
             n = len(cards)
             if (count.get("min") is not None and n < count["min"]) or (count.get("max") is not None and n > count["max"]):
                 return False
