@@ -399,13 +399,9 @@ def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
         return
     later: list[Trigger] = []
     paid = 0
-    if isinstance(cost, list):  # 寝かせて: one moment; what their sleeping triggers waits
+    if isinstance(cost, list):  # 寝かせて: what their sleeping triggers waits
         paid = len(cost)
-        with proc.trace.simultaneous():
-            for c in cost:
-                proc.state.card(c).tapped = True
-                proc.trace.emit("slept", clause, card=c)
-        later = on_slept(proc, cost)
+        later = on_slept(proc, _put_to_sleep(proc, cost, clause))
     elif cost is not None:
         later = proc.put_into_graveyard([cost], clause, clause, resolve=False)
     proc.trace.emit("resolved", clause, card=t.card, ability=t.ability, player=t.player)
@@ -513,16 +509,21 @@ def _undestroy(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: st
                 proc.trace.emit("undestroyed", clause, card=c)
 
 
-def _sleep(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
-    """寝かせる: the awake cards sleep, one moment (a sleeping one stays as it is: no event); then what their
-    sleeping triggers (寝たとき) resolves, nested, before the ability's next effect."""
-    state = proc.state
-    slept = [c for c in cards if not state.card(c).tapped]
+def _put_to_sleep(proc: Steps, cards: list[str], clause: str) -> list[str]:
+    """寝かせる: the awake ones of ``cards`` sleep, one moment of ``slept`` (a sleeping one stays as it is: no
+    event); returns those that slept."""
+    slept = [c for c in cards if not proc.state.card(c).tapped]
     with proc.trace.simultaneous():
         for c in slept:
-            state.card(c).tapped = True
+            proc.state.card(c).tapped = True
             proc.trace.emit("slept", clause, card=c)
-    proc.resolve_all(on_slept(proc, slept), clause)
+    return slept
+
+
+def _sleep(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """寝かせる as an effect; then what their sleeping triggers (寝たとき) resolves, nested, before the ability's next
+    effect."""
+    proc.resolve_all(on_slept(proc, _put_to_sleep(proc, cards, clause)), clause)
 
 
 EFFECTS: dict[str, Callable[[Steps, Trigger, Any, list[str], str], None]] = {
