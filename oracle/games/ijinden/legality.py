@@ -60,9 +60,7 @@ def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
                 for other in field:
                     yield kind, {"card": source, "target": other}
                     yield kind, {"card": source, "cost": other}
-                for paid in subsets([c.id for c in state.on_battlefield() if c.controller == player], empty=True):
-                    yield kind, {"card": source, "cost": paid}  # 「…をすきなだけ寝かせて」: a list, none included
-            yield from _several_targets(point, field)
+            yield from _several_targets(point, field, mine)
         elif kind == "decline":
             for cid in board.cards:
                 yield kind, cid
@@ -74,14 +72,28 @@ def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
                 yield kind, cid
 
 
-def _several_targets(point: DecisionPoint, field: list[str]) -> Iterator[tuple[str, Any]]:
-    """``activate {card, targets}`` forms of a composed ability with several targets (or several cards for one)."""
+def _costs(ab: Any, field: list[str], mine: list[str]) -> list[Any]:
+    """The cost forms of a composed ability: none; every battlefield card (「…1体を墓地に置いて」); or -- a ``sleep``
+    cost, 「…をすきなだけ寝かせて」 -- every list of the deciding player's battlefield cards, none included."""
+    if ab.cost is None:
+        return [None]
+    return list(subsets(mine, empty=True)) if "sleep" in ab.cost else list(field)
+
+
+def _several_targets(point: DecisionPoint, field: list[str], mine: list[str]) -> Iterator[tuple[str, Any]]:
+    """``activate {card, targets}`` forms of a composed ability with several targets (or several cards for one),
+    and ``activate {card, cost: [ids]}`` of one whose cost is a ``sleep``: for the ability being resolved."""
     try:
         chosen, options, single = (closure(point, n) for n in ("chosen", "options", "single"))
         t, ab = closure(point, "t"), closure(point, "ab")
     except LookupError:
         return
     if single or not chosen:
+        if ab.cost is not None and "sleep" in ab.cost:  # the generic forms name one card as the cost
+            for paid in _costs(ab, field, mine):
+                yield "activate", {"card": t.card, "cost": paid}
+                for other in field if single else ():
+                    yield "activate", {"card": t.card, "target": other, "cost": paid}
         return
     per_target = []
     for target in chosen:
@@ -91,11 +103,8 @@ def _several_targets(point: DecisionPoint, field: list[str]) -> Iterator[tuple[s
         per_target.append([(target.name, pick) for pick in picks])
     for combo in itertools.product(*per_target):
         targets = {name: pick for name, pick in combo if pick is not None}
-        if ab.cost is None:
-            yield "activate", {"card": t.card, "targets": targets}
-        else:
-            for other in field:
-                yield "activate", {"card": t.card, "targets": targets, "cost": other}
+        for cost in _costs(ab, field, mine):
+            yield "activate", {"card": t.card, "targets": targets, **({} if cost is None else {"cost": cost})}
 
 
 def key(kind: str, parsed: Any) -> Hashable:
