@@ -852,6 +852,10 @@ class _Play:
         want = entry.get("args")
         if not isinstance(want, bool):
             raise _Refused(f"use_optional takes true or false, not {want!r}")
+        self._decide_optional(seat, want, at)
+
+    def _decide_optional(self, seat: int, want: bool, at: int) -> None:
+        """phase's ``DecideOptionalEffect`` with ``accept`` ``want`` (a "may", a Siege cast transformed)."""
         act = next((a for a in self.game.actions()
                     if a.kind == "DecideOptionalEffect" and a.data.get("accept") is want), None)
         if act is None:
@@ -887,11 +891,7 @@ class _Play:
                                            and isinstance(args["targets"], list))):
             raise _Refused(f"cast_transformed takes true, false or {{targets: [...]}}, not {args!r}")
         want = bool(args)
-        act = next((a for a in self.game.actions()
-                    if a.kind == "DecideOptionalEffect" and a.data.get("accept") is want), None)
-        if act is None:
-            raise _Refused(f"phase.rs offers no DecideOptionalEffect accept={want}")
-        self._apply(seat, act, at)
+        self._decide_optional(seat, want, at)
         for t in (args.get("targets") or []) if isinstance(args, dict) else []:
             if self.wf()["type"] != "TargetSelection":
                 raise _Refused(f"phase.rs asks for no target of the spell cast transformed (waiting for "
@@ -1006,7 +1006,8 @@ class _Play:
             src, ability, ctrl, targeted = self.stack_src.get(i, (i, None, None, False))
             c = self._card(src)
             spell = src == i
-            pending = (self.wf().get("data") or {}) if self.wf()["type"] in CHOICE_PROMPTS else {}
+            w = self.wf()
+            pending = (w.get("data") or {}) if w["type"] in CHOICE_PROMPTS else {}
             if c and (src in done or i in done or (spell and not targeted) or pending.get("source_id") == src):
                 args: dict[str, Any] = {"card": c}
                 if ctrl is not None:
