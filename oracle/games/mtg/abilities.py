@@ -312,7 +312,8 @@ def who_discards(item: StackItem, player: str, *, at_random: bool = False) -> st
 def at_random(hand: list[str], n: int) -> list[str]:
     """701.9b's random discard: N cards of ``hand``, drawn by a generator seeded by the hand itself, so the
     reference replays a case the same way every time. No case may depend on which: only on how many."""
-    return random.Random("\x1f".join(sorted(hand))).sample(sorted(hand), n)
+    ids = sorted(hand)
+    return random.Random("\x1f".join(ids)).sample(ids, n)
 
 
 def _discards(st: State, script: Script, item: StackItem, n: int, on: list[str], *, random_: bool) -> None:
