@@ -178,6 +178,7 @@ class CardDef(Frozen):
     types: list[str] = Field(default_factory=list)
     subtypes: list[str] = Field(default_factory=list)
     cost: int | str | None = None
+    level: int | None = Field(default=None, ge=0, description="Ijinden: the card's レベル")
     power: int | None = None
     toughness: int | None = None
     defense: int | None = None
@@ -203,6 +204,7 @@ class CardSetup(Frozen):
     card: str = Field(description="Name of a card in the game's card pool")
     owner: str | None = None
     controller: str | None = None
+    level: int | None = Field(default=None, ge=0, description="Ijinden: the card's レベル (overrides the card pool's)")
     power: int | None = None
     toughness: int | None = None
     defense: int | None = None

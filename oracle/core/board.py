@@ -24,6 +24,7 @@ class Card:
     tapped: bool = False
     entered_this_turn: bool = False
     power: int | None = None
+    level: int | None = None
     abilities: list[tuple[str, Any]] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
     props: dict[str, Any] = field(default_factory=dict)
@@ -123,6 +124,7 @@ def card_from_setup(cs: dict[str, Any], player: str, zone: str, definition: dict
         zone=zone, definition=definition, tapped=bool(cs.get("tapped", False)),
         entered_this_turn=bool(cs.get("entered_this_turn", False)),
         power=power if power is not None else definition.get("power"),
+        level=cs["level"] if cs.get("level") is not None else definition.get("level"),
         abilities=normalize_abilities(list(definition.get("abilities", [])) + list(cs.get("abilities", []))),
         counters=dict(cs.get("counters") or {}), props=dict(cs.get("props") or {}))
 

@@ -65,7 +65,8 @@ class Effect:
 
     kind: str
     param: Any = None
-    on: str | None = None
+    on: str | tuple[str, ...] | None = None
+    """A tuple (a game that allows ``on: [a, b]``): the cards of those targets together, in one effect."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +91,15 @@ class Triggered:
 class Static:
     """A static ability: while ``condition`` holds, the cards ``affects`` names (``this``, or the game's
     filter, read from the controller's side) have the abilities ``grants`` and the game's rule changes
-    ``rules`` (``{kind: param}`` each)."""
+    ``rules`` (``{kind: param}`` each); it applies while its card is in ``zone`` (「この能力は墓地で効果を発揮す
+    る」: graveyard)."""
 
     name: str
     affects: Any = THIS
     condition: Any = None
     grants: tuple[tuple[str, Any], ...] = ()
     rules: tuple[tuple[str, Any], ...] = ()
+    zone: str = "battlefield"
 
 
 # -- grammars -------------------------------------------------------------------------------------------------
@@ -127,22 +130,30 @@ class Word(Param):
 @dataclass(frozen=True, slots=True)
 class EffectItem(Param):
     """One effect of a list: ``{<effect>: param, on?: this | subject | <target name>}`` (a file's bare ``on:`` key is
-    ``on``: :func:`oracle.yamlfile.compose` reads keys as spelled)."""
+    ``on``: :func:`oracle.yamlfile.compose` reads keys as spelled); with ``several``, also ``on: [<target name>,
+    ...]``: the cards of those targets together (「それらのイジンすべてを破壊する」)."""
 
     effects: Keyed
+    several: bool = False
 
     def check(self, value, loc, ctx):
         if not isinstance(value, dict):
             return self.expected(value, loc)
         rest = {k: v for k, v in value.items() if k != "on"}
         out: list[Problem] = []
-        if "on" in value and not isinstance(value["on"], str):
-            out.append((loc + ("on",), f"{label(loc + ('on',))}: expected this | subject | a target's name, got "
-                                       f"{shown(value['on'])}"))
+        on = value.get("on")
+        if "on" in value and not isinstance(on, str):
+            names = (self.several and isinstance(on, list) and len(on) >= 2 and all(isinstance(n, str) for n in on)
+                     and len(set(on)) == len(on) and not {THIS, SUBJECT} & set(on))
+            if not names:
+                out.append((loc + ("on",), f"{label(loc + ('on',))}: expected this | subject | a target's name"
+                                           + (", or a list of two or more different target names" if self.several
+                                              else "") + f", got {shown(on)}"))
         return out + self.effects.check(rest, loc, ctx)
 
     def grammar(self):
-        return f"{{EFFECT, on?: {THIS} | {SUBJECT} | <target name> = the effect's default}}"
+        several = " | [<target name>, ...]" if self.several else ""
+        return f"{{EFFECT, on?: {THIS} | {SUBJECT} | <target name>{several} = the effect's default}}"
 
     def fits(self, value):
         return isinstance(value, dict)
@@ -201,19 +212,22 @@ def _names_known(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
                                                       f"is used twice"))
     for i, e in enumerate(value.get("effects") or []):
         on = e.get("on") if isinstance(e, dict) else None
-        if isinstance(on, str) and on not in (THIS, SUBJECT, *names):
-            out.append((loc + ("effects", i, "on"), f"{label(loc + ('effects', i, 'on'))}: {on!r} names no target "
-                                                    f"of this ability; write {THIS}, {SUBJECT} or one of {names}"))
+        for j, one in enumerate(on if isinstance(on, list) else [on]):
+            if isinstance(one, str) and one not in (THIS, SUBJECT, *names):
+                at = loc + ("effects", i, "on") + ((j,) if isinstance(on, list) else ())
+                out.append((at, f"{label(at)}: {one!r} names no target of this ability; write {THIS}, {SUBJECT} or "
+                                f"one of {names}"))
     return out
 
 
 def triggered_grammar(*, events: tuple[str, ...], effects: Keyed, filter: Param, condition: Param | None = None,
                       event_condition: Param | None = None, cost: Param | None = None,
-                      watches: tuple[str, ...] = WATCHES,
+                      watches: tuple[str, ...] = WATCHES, several_on: bool = False,
                       also: Callable[[dict, Loc, Context], list[Problem]] | None = None) -> Param:
     """The grammar of ``{triggered: {...}}`` from a game's parts (each stated once in its vocabulary). ``also``:
     the game's own check of the whole ability (what one part says of another, e.g. an event condition that only
-    one event has), run after the core's and only on a value whose parts are each well formed."""
+    one event has), run after the core's and only on a value whose parts are each well formed. ``several_on``: an
+    effect may name several targets (``on: [a, b]``), which the game's interpreter does as one effect."""
     when = Mapping(tuple(f for f in (
         Field("event", OneOf(events)),
         Field("watch", OneOf(watches), THIS),
@@ -230,7 +244,7 @@ def triggered_grammar(*, events: tuple[str, ...], effects: Keyed, filter: Param,
         fields.append(Field("condition", condition, None, "none"))
     if cost is not None:
         fields.append(Field("cost", cost, None, "none"))
-    fields += [Field("targets", ListOf(target), [], "none"), Field("effects", ListOf(EffectItem(effects), 1))]
+    fields += [Field("targets", ListOf(target), [], "none"), Field("effects", ListOf(EffectItem(effects, several_on), 1))]
     if also is None:
         return Mapping(tuple(fields), also=_names_known)
     game_check = also
@@ -242,10 +256,15 @@ def triggered_grammar(*, events: tuple[str, ...], effects: Keyed, filter: Param,
 
 
 def static_grammar(*, affects: Param, grants: Param, rules: Keyed | None = None,
-                   condition: Param | None = None) -> Param:
-    """The grammar of ``{static: {...}}``: the cards it affects, what they get, while the condition holds."""
+                   condition: Param | None = None, zones: tuple[str, ...] = (),
+                   also: Callable[[dict, Loc, Context], list[Problem]] | None = None) -> Param:
+    """The grammar of ``{static: {...}}``: the cards it affects, what they get, while the condition holds;
+    ``zones`` (a game's zones other than the battlefield where a static may apply, 「…で効果を発揮する」) adds the
+    field ``zone``. ``also``: the game's own check of the whole ability, after the core's."""
     fields = [Field("name", Word(reserved=()), "static"),
               Field("affects", Alternatives((OneOf((THIS,)), affects)), THIS)]
+    if zones:
+        fields.append(Field("zone", OneOf(("battlefield", *zones)), "battlefield"))
     if condition is not None:
         fields.append(Field("condition", condition, None, "always"))
     fields.append(Field("grants", ListOf(grants), [], "none"))
@@ -256,7 +275,7 @@ def static_grammar(*, affects: Param, grants: Param, rules: Keyed | None = None,
         if not value.get("grants") and not value.get("rules"):
             return [(loc, f"{label(loc)}: a static ability that grants nothing and changes no rule does nothing; "
                           f"write grants or rules")]
-        return []
+        return also(value, loc, ctx) if also is not None else []
 
     return Mapping(tuple(fields), also=something)
 
@@ -278,8 +297,9 @@ def parse_triggered(params: dict[str, Any]) -> Triggered:
     effects = []
     for e in params["effects"]:
         rest = {k: v for k, v in e.items() if k != "on"}
+        on = e.get("on")
         for kind, param in rest.items():
-            effects.append(Effect(kind, param, e.get("on")))
+            effects.append(Effect(kind, param, tuple(on) if isinstance(on, list) else on))
     return Triggered(name=params.get("name", "triggered"),
                      when=When(when["event"], when.get("watch", THIS), when.get("condition")),
                      optional=bool(params.get("optional", False)), condition=params.get("condition"),
@@ -291,7 +311,8 @@ def parse_static(params: dict[str, Any]) -> Static:
     return Static(name=params.get("name", "static"), affects=params.get("affects", THIS),
                   condition=params.get("condition"),
                   grants=tuple(_one(g) for g in params.get("grants") or ()),
-                  rules=tuple(_one(r) for r in params.get("rules") or ()))
+                  rules=tuple(_one(r) for r in params.get("rules") or ()),
+                  zone=params.get("zone", "battlefield"))
 
 
 def compositions(abilities: Iterable[tuple[str, Any]],
