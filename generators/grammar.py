@@ -57,7 +57,10 @@ def _values(g: P.Param, ctx: P.Context, depth: int) -> st.SearchStrategy[Any]:
     if isinstance(g, compose.Word):
         return st.sampled_from([w for w in ("t", "u", "v", "first", "second") if w not in g.reserved])
     if isinstance(g, compose.EffectItem):
-        on = st.sampled_from([None, compose.THIS, compose.SUBJECT])
+        on: st.SearchStrategy[Any] = st.sampled_from([None, compose.THIS, compose.SUBJECT])
+        if g.several:  # on: [a, b] -- the names a composition's targets are drawn with (compose.Word above)
+            on = on | st.lists(st.sampled_from(["t", "u", "v", "first", "second"]), min_size=2, max_size=2,
+                               unique=True)
         effect = _keyed(g.effects, ctx, depth).map(lambda e: {e: None} if isinstance(e, str) else e)
         return st.tuples(effect, on).map(lambda pair: pair[0] if pair[1] is None else {**pair[0], "on": pair[1]})
     if isinstance(g, compose.AbilityRef):

@@ -96,9 +96,9 @@ def _no_lapse(original: Any) -> Any:
 
 def _straight_to_graveyard(original: Any) -> Any:
     def destroy(self: Any, cards: list[str], destroyed_clause: str, trigger_clause: str, grave_clause: str,
-                grave_trigger_clause: str) -> None:
+                grave_trigger_clause: str, by: str | None = None) -> None:
         state = self.state
-        cards = [c for c in cards if state.card(c).zone == "battlefield"]
+        cards = [c for c in cards if state.card(c).zone == "battlefield" and not self.indestructible(c, destroyed_clause, by)]
         if not cards:
             return
         with self.trace.simultaneous():
@@ -111,9 +111,9 @@ def _straight_to_graveyard(original: Any) -> Any:
 
 
 def _one_by_one(original: Any) -> Any:
-    def destroy(self: Any, cards: list[str], *clauses: str) -> None:
+    def destroy(self: Any, cards: list[str], *clauses: str, by: str | None = None) -> None:
         for c in cards:
-            original(self, [c], *clauses)
+            original(self, [c], *clauses, by=by)
     return destroy
 
 
@@ -341,9 +341,9 @@ def _unblockable_by_anything(original: Any) -> Any:
 
 
 def _indestructible_in_battle_only(original: Any) -> Any:
-    def indestructible(self: Any, card: str, clause: str) -> bool:
+    def indestructible(self: Any, card: str, clause: str, by: str | None = None) -> bool:
         # read: 「破壊されない」 as 'does not lose its battle to destruction': an effect's 破壊する still destroys it
-        return clause == "ijinden:D2" and original(self, card, clause)
+        return clause == "ijinden:D2" and original(self, card, clause, by)
     return indestructible
 
 

@@ -94,8 +94,8 @@ cards:
 
 CASES = [
     # game, ability as a card writes it, field of the error (below cards[0].abilities[0]), words of the message
-    ("ijinden", "{legacy: {effect: {destroy}, target: {types: [haikei]}}}", ".legacy.target.types[0]",
-     "'haikei' is not one of ijin | guardian"),
+    ("ijinden", "{legacy: {effect: {destroy}, target: {types: [mahou]}}}", ".legacy.target.types[0]",
+     "'mahou' is not one of ijin | guardian | haikei"),
     ("ijinden", "{legacy: {effect: {destroy}, target: {level_max: 4}}}", ".legacy.target.level_max",
      "unknown field 'level_max'; the fields are {types?"),
     ("ijinden", "{legacy: {effect: {mana_charge: 1}}}", ".legacy.effect",

@@ -15,7 +15,7 @@ from ...core.compose import SUBJECT, THIS, Effect, Target, Triggered, When, pars
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
 from .state import State
-from .vocabulary import ANY_CARD, PLAYER_EFFECTS, TRIGGER_EVENTS
+from .vocabulary import ANY_CARD, GRAVEYARD_EFFECTS, PLAYER_EFFECTS, TRIGGER_EVENTS
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
             "block_unattack", "block_destroy", "legacy_draw"}
@@ -49,7 +49,7 @@ class Steps(Protocol):
     script: Script
 
     def destroy(self, cards: list[str], destroyed_clause: str, trigger_clause: str, grave_clause: str,
-                grave_trigger_clause: str) -> None: ...
+                grave_trigger_clause: str, by: str | None = None) -> None: ...
 
     def put_into_graveyard(self, cards: list[str], clause: str, trigger_clause: str,
                            resolve: bool = True) -> list[Trigger]: ...
@@ -279,13 +279,19 @@ def target_filter(t: Trigger) -> Any:
 
 
 def allowed(proc: Steps, spec: Any, player: str, source: str | None = None) -> list[str]:
-    """The cards on the battlefield filter ``spec`` allows, read from ``player``'s side: ``types`` (ijin,
-    guardian: what the card is now), ``controller`` (you / opponent), ``role`` (attacker, blocker), ``sleeping``,
-    ``battle`` (this: the battle of the ability's card ``source``) (:meth:`State.allows <.state.State.allows>`)."""
+    """The cards filter ``spec`` allows, read from ``player``'s side: ``types`` (ijin, guardian, haikei: what the
+    card is now), ``controller`` (you / opponent), ``role`` (attacker, blocker), ``sleeping``, ``battle`` (this: the
+    battle of the ability's card ``source``), ``power``, ``level``; on the battlefield, or in the graveyards with
+    ``zone: graveyard`` (:meth:`State.allows <.state.State.allows>`)."""
     state = proc.state
     if not isinstance(spec, dict):
         return []
-    return [card.id for card in state.on_battlefield() if state.allows(spec, card, player, source)]
+    zone = spec.get("zone", "battlefield")
+    if zone == "battlefield":
+        cards = state.on_battlefield()
+    else:
+        cards = [state.card(c) for p in state.board.players for c in state.board.zones[(p, zone)]]
+    return [card.id for card in cards if state.allows(spec, card, player, source)]
 
 
 def legal_targets(proc: Steps, t: Trigger) -> list[str]:
@@ -413,16 +419,32 @@ def interpret(proc: Steps, t: Trigger, ab: Triggered, clause: str) -> None:
             EFFECTS[e.kind](proc, t, e.param, [], clause)
             continue
         on = e.on or (ab.targets[0].name if len(ab.targets) == 1 else THIS)
-        cards = [t.card] if on == THIS else [t.subject] if on == SUBJECT and t.subject else picked.get(on, [])
-        cards = [c for c in cards if c is not None and proc.state.card(c).zone == "battlefield"]
+        zone = "graveyard" if e.kind in GRAVEYARD_EFFECTS else "battlefield"  # still where the effect finds it
+        named = [[c for c in _cards_of(t, picked, one) if proc.state.card(c).zone == zone]
+                 for one in (on if isinstance(on, tuple) else (on,))]
         param = e.param
         if e.kind == "power_per_cost":  # 寝かせた1体につき: N for each card the cost put to sleep
             param = per_cost(int(e.param), paid)
             if not param:
                 continue
-        if cards:
-            EFFECTS[e.kind](proc, t, param, cards, clause)
+        for cards in at_once(named):
+            if cards:
+                EFFECTS[e.kind](proc, t, param, cards, clause)
     proc.resolve_all(later, clause)
+
+
+def _cards_of(t: Trigger, picked: dict[str, list[str]], on: str) -> list[str]:
+    """What one name of an effect's ``on`` names: this card, the event's card, or a target's chosen cards."""
+    if on == THIS:
+        return [t.card]
+    if on == SUBJECT:
+        return [t.subject] if t.subject else []
+    return picked.get(on, [])
+
+
+def at_once(named: list[list[str]]) -> list[list[str]]:
+    """``on: [a, b]`` (「それらのイジンすべてを破壊する」): the cards of every name, in one effect -- one moment."""
+    return [[c for cards in named for c in cards]]
 
 
 # -- the effect table ----------------------------------------------------------------------------------
@@ -456,8 +478,24 @@ def _discard(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> 
 
 
 def _destroy(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
-    """破壊する: all at once, in the D2-D5 order."""
-    proc.destroy(cards, clause, clause, clause, clause)
+    """破壊する: all at once, in the D2-D5 order, by an ability its controller controls (相手の能力によって破壊されない
+    reads who)."""
+    proc.destroy(cards, clause, clause, clause, clause, by=t.player)
+
+
+def _put_onto_battlefield(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
+    """（墓地から）戦場に置く: onto its owner's battlefield, awake, placed this turn (one moment); a new card there, with
+    nothing of its past (ijinden:assume.return-to-hand)."""
+    state = proc.state
+    with proc.trace.simultaneous():
+        for c in cards:
+            card = state.card(c)
+            state.modifiers.pop(c, None)
+            state.gained.pop(c, None)
+            state.board.move(c, "battlefield", clause)
+            card.tapped = False
+            card.entered_this_turn = True
+        proc.sync_roles(clause)
 
 
 def _return_to_hand(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
@@ -530,6 +568,7 @@ EFFECTS: dict[str, Callable[[Steps, Trigger, Any, list[str], str], None]] = {
     "draw": _draw, "discard": _discard, "destroy": _destroy, "return_to_hand": _return_to_hand, "power": _power,
     "gain": _gain, "unattack": _unattack, "undestroy": _undestroy, "sleep": _sleep,
     "power_per_cost": _power,  # the interpreter gives it N times the cards the cost put to sleep
+    "put_onto_battlefield": _put_onto_battlefield,
     "none": lambda proc, t, param, cards, clause: None,
 }
 """The effect table (the vocabulary's COMPOSED_EFFECT): ``(proc, trigger, param, cards, clause)``."""

@@ -7,8 +7,8 @@ Candidates per kind (finite; the validators keep the legal ones):
 - ``declare_blockers``: every assignment of each of the defender's battlefield cards to no attacker or one
   attacker (B1), as ``{attacker: [blockers]}`` sets.
 - ``choose_attacker``: every card on the battlefield (C1a: 「アタッカー1体を選ぶ」).
-- ``activate``: ``{card}``, ``{card, target}``, ``{card, cost}`` for every card as the source and every
-  battlefield card as the target or cost (a decision naming one it does not use is accepted with the unused
+- ``activate``: ``{card}``, ``{card, target}``, ``{card, cost}`` for every card as the source, every card on the
+  battlefield or in a graveyard (「自分の墓地の…イジン1体」) as the target and every battlefield card as the cost (a decision naming one it does not use is accepted with the unused
   one ignored, and is not listed apart: its key is what the ability took); ``decline``: every card. A composed
   ability with several targets, or one choosing several cards (issue 25), is asked ``{card, targets: {name: id |
   [ids]}, cost?}``: for the ability being resolved, every choice of its targets' offered cards (read from the
@@ -38,6 +38,7 @@ def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
     board, player = state.board, point.player
     mine = [c.id for c in state.on_battlefield(player)]
     field = [c.id for c in state.on_battlefield()]
+    graves = [c for p in board.players for c in board.zone(p, "graveyard")]
     for kind in point.kinds:
         if kind == "end_turn":
             yield kind, None
@@ -58,8 +59,9 @@ def candidates(state: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
             for source in board.cards:
                 yield kind, {"card": source}
                 for other in field:
-                    yield kind, {"card": source, "target": other}
                     yield kind, {"card": source, "cost": other}
+                for other in field + graves:
+                    yield kind, {"card": source, "target": other}
             yield from _several_targets(point, field, mine)
         elif kind == "decline":
             for cid in board.cards:

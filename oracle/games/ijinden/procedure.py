@@ -297,7 +297,8 @@ class Procedure:
         b = self.state.battle
         blockers = list(b.blockers[attacker])
         losers = self.judge(attacker, blockers)
-        self.destroy(losers, D2, D3, D4, D5)
+        extra = [c for c in self.state.destroyed_in_battle(attacker, blockers) if c not in losers]
+        self.destroy(losers + extra, D2, D3, D4, D5)
         with self.trace.simultaneous():  # D6
             if attacker in b.attackers:
                 for blocker in b.blockers.pop(attacker, []):
@@ -333,11 +334,13 @@ class Procedure:
         return losers
 
     def destroy(self, cards: list[str], destroyed_clause: str, trigger_clause: str, grave_clause: str,
-                grave_trigger_clause: str) -> None:
+                grave_trigger_clause: str, by: str | None = None) -> None:
         """D2-D5 (and any 破壊する): all destroyed at once, destroyed-triggers, then what is still destroyed
-        goes to the graveyard at once, then the graveyard triggers."""
+        goes to the graveyard at once, then the graveyard triggers. ``by``: the player whose ability destroys them
+        (None: the battle)."""
         state = self.state
-        cards = [c for c in cards if state.card(c).zone == "battlefield" and not self.indestructible(c, destroyed_clause)]
+        cards = [c for c in cards if state.card(c).zone == "battlefield"
+                 and not self.indestructible(c, destroyed_clause, by)]
         if cards:
             with self.trace.simultaneous():
                 for c in cards:
@@ -347,10 +350,14 @@ class Procedure:
         still = [c for c in cards if c in state.destroyed and state.card(c).zone == "battlefield"]
         self.put_into_graveyard(still, grave_clause, grave_trigger_clause)
 
-    def indestructible(self, card: str, clause: str) -> bool:
+    def indestructible(self, card: str, clause: str, by: str | None = None) -> bool:
         """破壊されない (`indestructible`): not destroyed at all, in battle (D2) or by an effect (``clause``: where the
-        destruction comes from; ijinden:assume.indestructible)."""
-        return self.state.has(self.state.card(card), "indestructible")
+        destruction comes from; ijinden:assume.indestructible); 相手の能力によって破壊されない
+        (`indestructible_by_opponents`): not by an ability of a player (``by``) other than its controller."""
+        c = self.state.card(card)
+        if self.state.has(c, "indestructible"):
+            return True
+        return by is not None and by != c.controller and self.state.has(c, "indestructible_by_opponents")
 
     def put_into_graveyard(self, cards: list[str], clause: str, trigger_clause: str,
                            resolve: bool = True) -> list[ab.Trigger]:

@@ -147,24 +147,58 @@ class State:
         out: list[Static] = []
         if card.zone != "battlefield":
             return out
+        for source, st in self.statics():
+            if st.affects == THIS:
+                if source.id != card.id:
+                    continue
+            elif not self.allows(st.affects, card, source.controller, source.id):
+                continue
+            if self.holds(st.condition, source.id, source.controller):
+                out.append(st)
+        return out
+
+    def statics(self) -> list[tuple[Card, Static]]:
+        """Every ``static`` that applies from where its card is: those of the cards on the battlefield (printed or
+        gained), and the ``zone: graveyard`` ones of the cards in a graveyard (「この能力は墓地で効果を発揮する」; a
+        card in a graveyard is its owner's). A battlefield static does not apply from a graveyard, nor the other
+        way round."""
+        out = []
         for source in self.on_battlefield():
             for name, params in source.abilities + self.gained.get(source.id, []):
-                if name != "static":
+                if name == "static" and (st := parse_static(params)).zone == "battlefield":
+                    out.append((source, st))
+        cards = self.board.cards
+        for p in self.board.players:
+            for cid in self.board.zones[(p, "graveyard")]:
+                source = cards[cid]
+                for name, params in source.abilities:
+                    if name == "static" and (st := parse_static(params)).zone == "graveyard":
+                        out.append((source, st))
+        return out
+
+    def destroyed_in_battle(self, attacker: str, blockers: list[str]) -> list[str]:
+        """D2 with a static ``rules: [{destroyed_in_battle: ...}]`` (《魔除けの社》): the cards of this battle (the
+        attacker and its blockers, nothing of the battles still to resolve) that a rule's ``filter`` allows, when the
+        blockers include one its ``blockers_include`` allows, read from the static's controller's side."""
+        battle = [attacker, *blockers]
+        out: list[str] = []
+        for source, st in self.statics():
+            if not self.holds(st.condition, source.id, source.controller):
+                continue
+            for kind, rule in st.rules:
+                if kind != "destroyed_in_battle":
                     continue
-                st = parse_static(params)
-                if st.affects == THIS:
-                    if source.id != card.id:
-                        continue
-                elif not self.allows(st.affects, card, source.controller, source.id):
+                among = rule.get("blockers_include") or {}
+                if not any(self.allows(among, self.card(b), source.controller, source.id) for b in blockers):
                     continue
-                if self.holds(st.condition, source.id, source.controller):
-                    out.append(st)
+                out += [c for c in battle
+                        if c not in out and self.allows(rule["filter"], self.card(c), source.controller, source.id)]
         return out
 
     def of_types(self, card: Card, types: list[str]) -> bool:
         """Whether ``card`` is now one of ``types`` (ijin: :meth:`is_ijin`, 円形闘技場 included; guardian)."""
         return any((ty == "ijin" and self.is_ijin(card)) or (ty == "guardian" and self.is_guardian(card))
-                   for ty in types)
+                   or (ty == "haikei" and "haikei" in self.types(card)) for ty in types)
 
     def battle_of(self, card_id: str) -> set[str]:
         """The cards of ``card_id``'s battle: itself, and the attacker it blocks or that it is, with all that
@@ -178,10 +212,17 @@ class State:
         return {card_id, attacker, *b.blockers.get(attacker, [])}
 
     def allows(self, spec: dict[str, Any], card: Card, player: str, source: str | None = None) -> bool:
-        """Whether filter ``spec`` (the vocabulary's FILTER) allows ``card`` on the battlefield, from ``player``'s
-        side -- without reading granted abilities (so a static's filter cannot loop); ``battle: this`` reads the
-        battle of the ability's card ``source``."""
+        """Whether filter ``spec`` (the vocabulary's FILTER) allows ``card`` in its ``zone`` (the battlefield unless
+        it says graveyard), from ``player``'s side -- without reading granted abilities (so a static's filter cannot
+        loop); ``battle: this`` reads the battle of the ability's card ``source``; ``power`` the power now, ``level``
+        the card's level (none given: no level allowed)."""
+        if card.zone != spec.get("zone", "battlefield"):
+            return False
         if spec.get("battle") == "this" and (source is None or card.id not in self.battle_of(source)):
+            return False
+        if spec.get("level") is not None and (card.level is None or not _within(card.level, spec["level"])):
+            return False
+        if spec.get("power") is not None and not _within(self.power(card), spec["power"]):
             return False
         types = spec.get("types")
         if types and not self.of_types(card, types):
@@ -251,6 +292,11 @@ class State:
             elif name == "pressure":
                 need = max(need, int(params))
         return need
+
+
+def _within(n: int, span: dict[str, Any]) -> bool:
+    """A RANGE: ``min`` <= n <= ``max``, each when given."""
+    return (span.get("min") is None or n >= span["min"]) and (span.get("max") is None or n <= span["max"])
 
 
 def build(request: CaseRequest, trace: Trace) -> State:

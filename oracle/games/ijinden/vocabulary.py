@@ -118,17 +118,29 @@ COUNT = Int(minimum=1)
 DRAW = Omittable(COUNT, 1)
 """abilities._draw: ``int(t.params or 1)``."""
 
+CARD_TYPES = ("ijin", "guardian", "haikei")
+"""What a card is: イジン, ガーディアン (a card face down on the battlefield), ハイケイ (a card on the battlefield that
+is neither: 《徳川吉宗》's 「戦場のハイケイ1つ」)."""
+
+RANGE = Mapping((Field("min", Int(minimum=0), None, "no minimum"), Field("max", Int(minimum=0), None, "no maximum")))
+"""A count between ``min`` and ``max`` (both included)."""
+
 TARGET_FILTER = Named("FILTER", Mapping((
-    Field("types", ListOf(OneOf(("ijin", "guardian")), min_items=1), None, "any type"),
+    Field("types", ListOf(OneOf(CARD_TYPES), min_items=1), None, "any type"),
     Field("controller", OneOf(("you", "opponent", "any")), "any"),
     Field("role", OneOf(("attacker", "blocker")), None, "any role or none"),
     Field("sleeping", Bool(), None, "sleeping or awake"),
     Field("battle", OneOf(("this",)), None, "any battle or none"),
+    Field("power", RANGE, None, "any power"),
+    Field("level", RANGE, None, "any level"),
+    Field("zone", OneOf(("battlefield", "graveyard")), "battlefield"),
 )))
-"""abilities.legal_targets: the cards on the battlefield an ability may affect (``types`` as the card is now,
-``controller`` from the ability's controller's side, ``role`` now, ``sleeping`` 寝ている状態 or not, ``battle: this``
-the cards of this card's battle -- this card and the attacker it blocks or is, with that attacker's blockers:
-「これとこれをブロックしているブロッカーすべて」)."""
+"""abilities.legal_targets: the cards an ability may affect (``types`` as the card is now, ``controller`` from the
+ability's controller's side -- a card off the battlefield is its owner's --, ``role`` now, ``sleeping`` 寝ている状態 or
+not, ``battle: this`` the cards of this card's battle -- this card and the attacker it blocks or is, with that
+attacker's blockers: 「これとこれをブロックしているブロッカーすべて」 --, ``power`` now (「パワー4000以下の」: max 4000),
+``level`` (「レベル7以下の」: max 7; a card with no level given has none and is never allowed by it), ``zone``: on the
+battlefield, or in a graveyard (「自分の墓地のレベル7以下のイジン1体」))."""
 
 EFFECT = Keyed("effect", "Ijinden", (
     ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True))))
@@ -152,9 +164,6 @@ became_blocker / blocked, D2 destroyed, D4 put into the graveyard from the battl
 next step: A4, B4, D3, D5). ``attacked`` is about a player: ``watch: yours`` = its controller attacked,
 ``opponents`` = an opponent did; its subject is the lone attacker when one attacked."""
 
-RANGE = Mapping((Field("min", Int(minimum=0), None, "no minimum"), Field("max", Int(minimum=0), None, "no maximum")))
-"""A count between ``min`` and ``max`` (both included)."""
-
 EVENT_CONDITION = Mapping((Field("attackers", RANGE, None, "any number"), Field("power", RANGE, None, "any power")))
 """What must hold when the event happens, for the ability to trigger at all: ``attackers`` (``attacked`` only) -- how
 many attacked (「1体だけでアタックしたとき」 max 1, 「3体以上でアタックしたとき」 min 3); ``power`` -- this card's power
@@ -164,7 +173,7 @@ ability resolves (ijinden:assume.trigger-condition-at-the-event)."""
 CONDITION = Named("CONDITION", Mapping((
     Field("destroyed", Bool(), None, "either"),
     Field("cards", Mapping((Field("zone", OneOf(ZONES)), Field("player", OneOf(("you", "opponent"))),
-                            Field("types", ListOf(OneOf(("ijin", "guardian")), min_items=1), None, "any card"),
+                            Field("types", ListOf(OneOf(CARD_TYPES), min_items=1), None, "any card"),
                             Field("min", Int(minimum=0), None, "no minimum"),
                             Field("max", Int(minimum=0), None, "no maximum"))), None, "any"),
 )))
@@ -181,16 +190,21 @@ resolves (``power_per_cost`` counts them). What paying triggers resolves after t
 
 COMPOSED_EFFECT = Keyed("effect", "Ijinden", (
     ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True)),
-    ("unattack", NONE), ("undestroy", NONE), ("sleep", NONE), ("power_per_cost", AMOUNT), ("draw", COUNT),
-    ("discard", COUNT)))
+    ("unattack", NONE), ("undestroy", NONE), ("sleep", NONE), ("power_per_cost", AMOUNT),
+    ("put_onto_battlefield", NONE), ("draw", COUNT), ("discard", COUNT)))
 """abilities.EFFECTS: what a composed ability's effect does. On cards (``on``: this | subject | a target; left out:
 the ability's only target): destroy (D2-D5 order), return_to_hand, power: N (this turn), gain: ability (this turn),
 unattack (アタッカーでない状態にする), undestroy (破壊されていない状態にする), sleep (寝かせる: the awake ones; their 寝たとき
 abilities resolve after it), power_per_cost: N (this turn, N for each card its ``sleep`` cost put to sleep: 「寝かせた1体に
-つき」). On its controller (no ``on``): draw: N,
+つき」); on a card in a graveyard (a target with ``zone: graveyard``): put_onto_battlefield (戦場に置く: onto its
+owner's battlefield, awake, placed this turn). ``on: [a, b]``: the cards of several targets in one effect (「それらの
+イジンすべてを破壊する」: destroyed at once). On its controller (no ``on``): draw: N,
 discard: N (the controller chooses, ``discard`` decisions)."""
 
-CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy", "sleep", "power_per_cost")
+CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy", "sleep", "power_per_cost",
+                "put_onto_battlefield")
+GRAVEYARD_EFFECTS = ("put_onto_battlefield",)
+"""The effects on a card in a graveyard; every other card effect acts on cards on the battlefield."""
 PLAYER_EFFECTS = ("draw", "discard")
 
 
@@ -225,6 +239,25 @@ def _composed_checks(value, loc, ctx):
                                      f"(「…を墓地に置いて発動できる」): write `optional: true`"))
     if isinstance(value.get("cost"), dict) and len(value["cost"]) != 1:
         out.append((loc + ("cost",), f"{label(loc + ('cost',))}: a cost is one of put_into_graveyard or sleep"))
+    zones = {t.get("name"): (t.get("filter") or {}).get("zone", "battlefield") for t in targets if isinstance(t, dict)}
+    for i, e in enumerate(value.get("effects") or []):
+        if not isinstance(e, dict):
+            continue
+        on = e.get("on")
+        named = on if isinstance(on, list) else [on] if on is not None else list(zones)[:1]
+        for kind in (k for k in e if k in CARD_EFFECTS):
+            for n in named:
+                zone = zones.get(n, "battlefield")  # this, subject: cards on the battlefield
+                if (kind in GRAVEYARD_EFFECTS) != (zone == "graveyard"):
+                    at = loc + ("effects", i)
+                    out.append((at, f"{label(at)}: {kind} acts on a card "
+                                    + ("in a graveyard: name a target whose filter has `zone: graveyard`"
+                                       if kind in GRAVEYARD_EFFECTS else
+                                       f"on the battlefield, and {n!r} is a target in a graveyard")))
+    if isinstance(value.get("cost"), dict) and any(isinstance(f, dict) and f.get("zone", "battlefield") != "battlefield"
+                                                   for f in value["cost"].values()):
+        out.append((loc + ("cost",), f"{label(loc + ('cost',))}: a cost is paid with cards on the battlefield; "
+                                     f"write no `zone`"))
     sleeps = isinstance(value.get("cost"), dict) and "sleep" in value["cost"]
     for i, e in enumerate(value.get("effects") or []):
         if isinstance(e, dict) and "power_per_cost" in e and not sleeps:
@@ -235,17 +268,47 @@ def _composed_checks(value, loc, ctx):
 
 TRIGGERED = Example(triggered_grammar(events=TRIGGER_EVENTS, effects=COMPOSED_EFFECT, filter=TARGET_FILTER,
                                       condition=CONDITION, event_condition=EVENT_CONDITION, cost=COST,
-                                      also=_composed_checks),
+                                      several_on=True, also=_composed_checks),
                     {"when": {"event": "became_blocker"}, "effects": [{"draw": 1}]})
 """``{triggered: {...}}``: abilities.interpret."""
 
+DESTROYED_IN_BATTLE = Mapping((Field("filter", TARGET_FILTER), Field("blockers_include", TARGET_FILTER, None, "any")))
+"""《魔除けの社》's 「バトル解決に際し、自分の戦場のガーディアンがブロッカーに含まれているなら、パワー4000以下のアタッカーは
+破壊される。」: in each battle resolution whose blockers include a card ``blockers_include`` allows, the cards of that
+battle (its attacker and blockers) that ``filter`` allows are destroyed at D2, with the losers (both read from the
+static's controller's side)."""
+
+
+def _static_checks(value, loc, ctx):
+    """A static's filters read cards on the battlefield (``zone`` is a target's, not a static's)."""
+    out = []
+    spots = [(("affects",), value.get("affects"))]
+    for i, r in enumerate(value.get("rules") or []):
+        if isinstance(r, dict) and isinstance(r.get("destroyed_in_battle"), dict):
+            d = r["destroyed_in_battle"]
+            spots += [(("rules", i, "destroyed_in_battle", k), d.get(k)) for k in ("filter", "blockers_include")]
+    for where, f in spots:
+        if isinstance(f, dict) and f.get("zone", "battlefield") != "battlefield":
+            at = loc + where + ("zone",)
+            out.append((at, f"{label(at)}: a static reads cards on the battlefield; write no `zone`"))
+    if value.get("rules") and any(isinstance(r, dict) and "destroyed_in_battle" in r for r in value["rules"]) \
+            and value.get("affects", "this") != "this":
+        at = loc + ("affects",)
+        out.append((at, f"{label(at)}: destroyed_in_battle names its cards in its own filter; write no `affects`"))
+    return out
+
+
 STATIC = Example(static_grammar(affects=TARGET_FILTER, grants=AbilityRef(), condition=CONDITION,
-                                rules=Keyed("rule", "Ijinden", (("loses", AbilityName(bare=True)),))),
+                                rules=Keyed("rule", "Ijinden", (("loses", AbilityName(bare=True)),
+                                                                ("destroyed_in_battle", DESTROYED_IN_BATTLE))),
+                                zones=("graveyard",), also=_static_checks),
                  {"grants": ["watcher"]})
 """``{static: {...}}``: state.State.granted -- while the condition holds, the affected cards (this, or the cards on
 the battlefield the filter allows, from this card's controller's side) have the granted abilities; ``rules: [{loses:
 ability}]`` (「…の間「ダブルプレッシャー」を失い」): they do not have that ability, printed, gained or granted, and cannot
-gain it meanwhile (state.State.lost)."""
+gain it meanwhile (state.State.lost); ``rules: [{destroyed_in_battle: ...}]``: more cards destroyed at D2
+(:data:`DESTROYED_IN_BATTLE`). ``zone: graveyard`` (「この能力は墓地で効果を発揮する」): it applies while its card is in
+its owner's graveyard, not on the battlefield."""
 
 ABILITIES = specs(
     AbilitySpec("attack_plus", AMOUNT, "アタック+X: +X power while an attacker, in effect from A2", "seed A2"),
@@ -301,6 +364,10 @@ ABILITIES.update(specs(
                 "破壊されない: when this would be destroyed (D2 as a loser, or an effect's 破壊する) it is not: no "
                 "`destroyed`, nothing triggers, it stays on the battlefield (ijinden:assume.indestructible)",
                 "イジンデンQ&A_240216 (「このターンの間、アタッカーは「イジンにブロックされず、破壊されない」を得る。」)"),
+    AbilitySpec("indestructible_by_opponents", NONE,
+                "相手の能力によって破壊されない: an effect of an ability its controller's opponent controls does not "
+                "destroy it (no `destroyed`, nothing triggers); losing a battle (D2) or its own side's abilities do",
+                "リザレクション's card text (「自分の戦場のイジンは、相手の能力によって破壊されない。」)"),
     AbilitySpec("triggered", TRIGGERED,
                 "A triggered ability composed of parts: when (event, watch, condition), optional (発動できる), condition "
                 "(checked as it resolves), cost (always one of its controller's own cards on the battlefield other "
