@@ -347,6 +347,31 @@ def _indestructible_in_battle_only(original: Any) -> Any:
     return indestructible
 
 
+def _several_targets_one_at_a_time(original: Any) -> Any:
+    def at_once(named: list[list[str]]) -> list[list[str]]:
+        # read: 「それらのイジンすべてを破壊する」 as one 破壊する per target, one after the other
+        return [list(cards) for cards in named]
+    return at_once
+
+
+def _indestructible_by_opponents_everywhere(original: Any) -> Any:
+    def indestructible(self: Any, card: str, clause: str, by: str | None = None) -> bool:
+        # read: 「相手の能力によって破壊されない」 as 破壊されない: a lost battle does not destroy it either
+        return original(self, card, clause, by) or self.state.has(self.state.card(card), "indestructible_by_opponents")
+    return indestructible
+
+
+def _every_attacker_in_battle(original: Any) -> Any:
+    def destroyed_in_battle(self: Any, attacker: str, blockers: list[str]) -> list[str]:
+        # read: 「パワー4000以下のアタッカーは破壊される」 as every such attacker of the battle, those still to resolve too
+        out = original(self, attacker, blockers)
+        if out and self.battle is not None:
+            out += [a for a in self.battle.attackers if a != attacker and a not in out
+                    and a in original(self, a, blockers)]
+        return out
+    return destroyed_in_battle
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("ijinden-tie-destroys-attacker-only", "ijinden", "ijinden:D1",
            "異なる場合は大きい方が勝ちで小さい方が負け、同じ場合はどちらも負けになる。",
@@ -485,4 +510,20 @@ MUTANTS: tuple[Mutant, ...] = (
            "an ability a static makes a card lose (《織田信長》's ダブルプレッシャー) comes back when an effect gives it again, "
            "though the official Q&A says it cannot be gained meanwhile",
            (Patch(S + "lost", _lost_ability_regained),)),
+    Mutant("ijinden-several-targets-one-at-a-time", "ijinden", "ijinden:D2",
+           "バトルに負けたすべてのイジンとガーディアンを同時に破壊する。",
+           "「それらのイジンすべてを破壊する」 (《バレット》's two targets, one on each side) destroys one target, then the "
+           "other: two moments, not one",
+           (Patch(AB + "at_once", _several_targets_one_at_a_time),)),
+    Mutant("ijinden-indestructible-by-opponents-in-battle", "ijinden", "ijinden:D2",
+           "バトルに負けたすべてのイジンとガーディアンを同時に破壊する。",
+           "「自分の戦場のイジンは、相手の能力によって破壊されない」 (《リザレクション》 in the graveyard) read as 破壊されない: "
+           "an Ijin that loses its battle is not destroyed either",
+           (Patch(R + "indestructible", _indestructible_by_opponents_everywhere),)),
+    Mutant("ijinden-shrine-destroys-every-attacker", "ijinden", "ijinden:C1a",
+           "C1a. 防御側プレイヤーはアタッカーを1体選ぶ。",
+           "《魔除けの社》's 「パワー4000以下のアタッカーは破壊される」 destroys every such attacker of the battle at the first "
+           "battle resolution a guardian of its controller blocks in, though the official Q&A says those still to "
+           "resolve are not destroyed",
+           (Patch(S + "destroyed_in_battle", _every_attacker_in_battle),)),
 )
