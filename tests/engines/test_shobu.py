@@ -161,6 +161,27 @@ def test_cases_on_the_engine():
     assert later.status == "skip" and "setup.step" in later.skip_reason
 
 
+@needs_driver
+def test_blocks_if_able_the_engine_blocks_by_itself():
+    """fx.BlockIfAbleWhenOppAttacks blocks without a prompt (docs/shobu.md): the defender's block entries are
+    never asked (their refusals not checkable), and of two forced blockers the engine's first one blocks."""
+    from oracle.harness.adapters import make_engine
+
+    engine = make_engine(f"cmd:{DRIVER}")
+    try:
+        seed = run_suite(engine, load_suite(games=["duelmasters"]), games=["duelmasters"], k="blocks-if-able",
+                         ruleset="dm-seed-crossgear-era")
+    finally:
+        engine.close()
+    status = {c.id: c for c in seed.cases}
+    assert "blocks_if_able" not in (status["dm.blocks-if-able.tapped-requires-nothing"].skip_reason or "")
+    assert status["dm.blocks-if-able.tapped-requires-nothing"].status == "pass"
+    assert status["dm.blocks-if-able.without-blocker-requires-nothing"].status == "pass"
+    two = status["dm.blocks-if-able.seed-two-required-one-blocks"]
+    assert two.status == "fail" and "r2.tapped" in two.divergence.message  # r1, first in bob's battle zone, blocked
+    assert {u.what for u in two.unchecked if u.needs == "legality"} == {"rejected[0]", "rejected[1]", "rejected[2]"}
+
+
 def test_driver_sources_ship_with_the_package():
     import tomllib
 

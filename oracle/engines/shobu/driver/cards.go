@@ -50,6 +50,11 @@ var keywordPieces = map[string][]match.HandlerFunc{
 	"t_breaker":           {fx.Triplebreaker},
 	"slayer":              {fx.Slayer},
 	"can_attack_untapped": {fx.AttackUntapped},
+	// 可能であればブロックする: the engine's piece of "Whenever an opponent's creature attacks, this creature blocks
+	// if able" (Belmol, Pierr, Messa Bahna, Ardent Lunatron): at the attack's Block event, if the creature is among
+	// the ブロッカー the engine offers against it (untapped, not the creature attacked; without ブロッカー never), the
+	// engine blocks with it itself, asking nothing (play.go: autoBlock)
+	"blocks_if_able": {fx.BlockIfAbleWhenOppAttacks},
 }
 
 // triggerPieces: triggered abilities -> the engine's test for the moment they trigger.
