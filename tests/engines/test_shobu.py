@@ -182,6 +182,25 @@ def test_blocks_if_able_the_engine_blocks_by_itself():
     assert {u.what for u in two.unchecked if u.needs == "legality"} == {"rejected[0]", "rejected[1]", "rejected[2]"}
 
 
+@needs_driver
+def test_the_engines_own_aqua_surfer_and_aqua_soldier():
+    """アクア・サーファー and アクア・ソルジャー are the engine's Aqua Surfer and Aqua Soldier; a synthetic card's composed
+    triggered or static ability has no piece (the reply's skip names it)."""
+    from oracle.harness.adapters import make_engine
+
+    engine = make_engine(f"cmd:{DRIVER}")
+    try:
+        results = run_suite(engine, load_suite(games=["duelmasters"]), games=["duelmasters"],
+                            k="dm.cip or dm.replace")
+    finally:
+        engine.close()
+    status = {c.id: c for c in results.cases}
+    for case in ("dm.cip.aqua-surfer-returns-attacker", "dm.cip.aqua-surfer-may-decline",
+                 "dm.cip.aqua-surfer-target-in-the-battle-zone", "dm.replace.aqua-soldier-loses-a-battle"):
+        assert status[case].status == "pass", case
+    composed = status["dm.replace.another-of-yours-to-hand"]
+    assert composed.status == "skip" and "ability static has no piece" in composed.skip_reason
+
 def test_driver_sources_ship_with_the_package():
     import tomllib
 

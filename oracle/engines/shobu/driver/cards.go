@@ -25,6 +25,8 @@ var realCards = map[string]string{}
 var realNames = map[string]string{
 	"フェアリー・キャンドル":    "Kelp Candle",
 	"ねじれる者ボーン・スライム": "Marrow Ooze, the Twister",
+	"アクア・ソルジャー":     "Aqua Soldier", // fx.When(fx.WouldBeDestroyed, fx.ReturnToHand) (dm01)
+	"アクア・サーファー":     "Aqua Surfer",  // fx.ShieldTrigger, fx.When(fx.Summoned, fx.MayReturnCreatureToOwnersHand) (dm05)
 }
 
 // declaredAbilities: the suite's abilities this driver builds from the engine's pieces (hello.abilities).
@@ -37,6 +39,9 @@ func declaredAbilities() []string {
 		names = append(names, k)
 	}
 	names = append(names, "power_attacker", "s_trigger", "spell", "tap_trigger", "on_block", "after_attack_destroy")
+	// a composed triggered or static ability only as printed on one of the engine's own cards above (アクア・サーファー,
+	// アクア・ソルジャー); a synthetic card's composition has no piece (pieces: skip with the reason)
+	names = append(names, "static", "triggered")
 	sort.Strings(names)
 	return names
 }

@@ -619,6 +619,9 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		}
 		return "not_asked"
 	case "use", "decline":
+		if pre[i] {
+			return "accepted" // answered with the choose_target before it (one prompt of the engine: optionalAnswer)
+		}
 		if !mine || kind != "s_trigger" {
 			if g.running && g.triggers { // the engine resolves one Ｓ・トリガー before it offers the next:
 				g.deferred = append(g.deferred, i) // this declaration waits for that offer (CR113.6)
@@ -672,8 +675,20 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 				}
 			}
 		}
+		j := -1
+		if e.Kind == "choose_target" && g.pending.cancel {
+			j = g.optionalAnswer(script, i)
+		}
+		if j >= 0 && script[j].Kind == "decline" { // the engine's "you may choose": closed, nothing chosen
+			g.answer(nil, true)
+			pre[j] = true
+			return "accepted"
+		}
 		if w := g.answer(ids, false); w != "" {
 			return "refused"
+		}
+		if j >= 0 {
+			pre[j] = true
 		}
 		g.declineRest()
 		return "accepted"
@@ -735,6 +750,32 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		return "accepted"
 	}
 	return "refused"
+}
+
+// optionalAnswer: the engine asks an optional ability's target and whether to use it in one cancellable prompt
+// (「…選び、…戻してもよい」: "<card>: You may choose ...", e.g. Aqua Surfer's MayReturnCreatureToOwnersHand), the
+// suite in two decisions, choose_target then use or decline naming the ability's card (X-optional-trigger). The
+// index of that use/decline entry (the same player's, after this choose_target and any further ones), else -1:
+// use answers the prompt with the target, decline closes it.
+func (g *game) optionalAnswer(script []entry, i int) int {
+	for j := i + 1; j < len(script); j++ {
+		e := script[j]
+		if e.Player != script[i].Player {
+			return -1
+		}
+		switch e.Kind {
+		case "choose_target":
+			continue
+		case "use", "decline":
+			s, ok := cardArg(e.Args, "card")
+			t, known := g.byCase[s]
+			if ok && known && strings.HasPrefix(g.pending.text, t.card.Name+": ") {
+				return j
+			}
+		}
+		return -1
+	}
+	return -1
 }
 
 // blockedItself: the engine blocked the current attack by itself (a "blocks if able" creature, no prompt) with the
