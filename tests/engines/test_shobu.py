@@ -146,7 +146,7 @@ def test_cases_on_the_engine():
         results = run_suite(engine, load_suite(games=["duelmasters"]), games=["duelmasters"],
                             k="dm.player.break-one-shield or dm.block.blocker-destroyed-before-battle "
                               "or dm.step.block-attack-on-a-creature-battles-it or dm.block.attacked-and-blocked-pump "
-                              "or dm.effects.opponent-discards")
+                              "or dm.effects.opponent-discards or dm.effects.battle-power-blocker")
     finally:
         engine.close()
     status = {c.id: c for c in results.cases}
@@ -157,6 +157,8 @@ def test_cases_on_the_engine():
     # "when blocked, +3000" counts in that battle, as the engine's own Storm Wrangler adds it (docs/shobu.md)
     assert status["dm.block.attacked-and-blocked-pump"].status == "pass"
     assert status["dm.effects.opponent-discards"].status == "pass"  # the engine's OpDiscardsXCards
+    # "that battle, +4000" on the Battle event's power, as the engine's own battle-only bonuses (Tajimal)
+    assert status["dm.effects.battle-power-blocker"].status == "pass"
     later = status["dm.step.block-attack-on-a-creature-battles-it"]
     assert later.status == "skip" and "setup.step" in later.skip_reason
 

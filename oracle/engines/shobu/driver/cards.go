@@ -103,8 +103,9 @@ type poolCard struct {
 	Props     map[string]any    `json:"props"`
 }
 
-// effect builds one effect of the vocabulary from the engine's pieces; "" reason = supported.
-func effect(raw json.RawMessage) (match.HandlerFunc, string) {
+// effect builds one effect of the vocabulary from the engine's pieces; "" reason = supported. inBattle: the
+// ability triggers at the engine's Battle event (fx.Blocked, fx.Blocks), after it read the battle's powers.
+func effect(raw json.RawMessage, inBattle bool) (match.HandlerFunc, string) {
 	var name string
 	if json.Unmarshal(raw, &name) == nil {
 		switch name {
@@ -119,7 +120,7 @@ func effect(raw json.RawMessage) (match.HandlerFunc, string) {
 	if json.Unmarshal(raw, &list) == nil {
 		hs := []match.HandlerFunc{}
 		for _, r := range list {
-			h, why := effect(r)
+			h, why := effect(r, inBattle)
 			if why != "" {
 				return nil, why
 			}
@@ -151,6 +152,20 @@ func effect(raw json.RawMessage) (match.HandlerFunc, string) {
 			// the battle's power too, as the engine's own card of this text does (Storm Wrangler, dm09).
 			return func(c *match.Card, ctx *match.Context) {
 				c.AddCondition(cnd.PowerAmplifier, n, c.ID)
+				if b, ok := ctx.Event.(*match.Battle); ok {
+					if b.Attacker == c {
+						b.AttackerPower += n
+					} else if b.Defender == c {
+						b.DefenderPower += n
+					}
+				}
+			}, ""
+		case k == "battle_power_plus" && isInt && inBattle:
+			// そのバトルの間、パワーを+N: the battle's power only, as the engine's own battle-only bonuses are made
+			// ("Battle captures both powers on the event, so a battle-only bonus has to change the captured value
+			// rather than the card's power": Tajimal, dm10/initiate.go:152; Sasha, Storm Wrangler's battle half).
+			// Before a battle (no Battle event yet) the engine has no piece to carry it: not built.
+			return func(c *match.Card, ctx *match.Context) {
 				if b, ok := ctx.Event.(*match.Battle); ok {
 					if b.Attacker == c {
 						b.AttackerPower += n
@@ -268,7 +283,7 @@ func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 			continue
 		}
 		if test, ok := triggerPieces[a.Name]; ok {
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, a.Name == "on_attack_blocked")
 			if why != "" {
 				return nil, a.Name + ": " + why
 			}
@@ -285,19 +300,19 @@ func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 		case "s_trigger":
 			hs = append(hs, fx.ShieldTrigger)
 		case "spell":
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, false)
 			if why != "" {
 				return nil, "spell: " + why
 			}
 			hs = append(hs, fx.When(fx.SpellCast, h))
 		case "on_block":
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, true)
 			if why != "" {
 				return nil, "on_block: " + why
 			}
 			hs = append(hs, fx.When(fx.Blocks, h))
 		case "tap_trigger":
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, false)
 			if why != "" {
 				return nil, "tap_trigger: " + why
 			}
