@@ -187,7 +187,7 @@ def test_blocks_if_able_the_engine_blocks_by_itself():
 @needs_driver
 def test_the_engines_own_aqua_surfer_and_aqua_soldier():
     """アクア・サーファー and アクア・ソルジャー are the engine's Aqua Surfer and Aqua Soldier; a synthetic card's composed
-    triggered or static ability has no piece (the reply's skip names it)."""
+    triggered ability is built where the engine has its pieces, a composed static never (the reply's skip names it)."""
     from oracle.harness.adapters import make_engine
 
     engine = make_engine(f"cmd:{DRIVER}")
@@ -200,6 +200,9 @@ def test_the_engines_own_aqua_surfer_and_aqua_soldier():
     for case in ("dm.cip.aqua-surfer-returns-attacker", "dm.cip.aqua-surfer-may-decline",
                  "dm.cip.aqua-surfer-target-in-the-battle-zone", "dm.replace.aqua-soldier-loses-a-battle"):
         assert status[case].status == "pass", case
+    # 「自分の他のクリーチャーがバトルゾーンに出た時」 composed on a synthetic card: fx.AnotherOwnCreatureSummoned
+    assert status["dm.cip.another-of-yours-enters"].status == "pass"
+    assert status["dm.cip.another-is-not-itself"].status == "pass"
     composed = status["dm.replace.another-of-yours-to-hand"]
     assert composed.status == "skip" and "ability static has no piece" in composed.skip_reason
 

@@ -39,8 +39,9 @@ func declaredAbilities() []string {
 		names = append(names, k)
 	}
 	names = append(names, "power_attacker", "s_trigger", "spell", "tap_trigger", "on_block", "after_attack_destroy")
-	// a composed triggered or static ability only as printed on one of the engine's own cards above (アクア・サーファー,
-	// アクア・ソルジャー); a synthetic card's composition has no piece (pieces: skip with the reason)
+	// a composed static ability only as printed on one of the engine's own cards above (アクア・ソルジャー), a composed
+	// triggered one as printed there (アクア・サーファー) or, on a synthetic card, where composedTrigger finds the pieces;
+	// any other composition is a skip with the reason (pieces)
 	names = append(names, "static", "triggered")
 	sort.Strings(names)
 	return names
@@ -274,6 +275,68 @@ func buildCtor(pc poolCard, extra []ability) (match.CardConstructor, []string, s
 	}, names, ""
 }
 
+// composedWhen: a composition's {event, watch} -> the engine's test for that moment (the shorthands' ones, and
+// 「自分の他のクリーチャーがバトルゾーンに出た時」 = fx.AnotherOwnCreatureSummoned); inBattle as for effect.
+var composedWhen = map[[2]string]struct {
+	test     func(*match.Card, *match.Context) bool
+	inBattle bool
+}{
+	{"attacks", "this"}:        {fx.AttackConfirmed, false},
+	{"attack_blocked", "this"}: {fx.Blocked, true},
+	{"blocks", "this"}:         {fx.Blocks, true},
+	{"unblocked", "this"}:      {fx.WheneverThisAttacksPlayerAndIsntBlocked, false},
+	{"turn_ends", "yours"}:     {fx.EndOfMyTurnCreatureBZ, false},
+	{"enters", "another_yours"}: {fx.AnotherOwnCreatureSummoned, false},
+}
+
+// composedTrigger builds a composed triggered ability (oracle.core.compose) of a synthetic card when the engine
+// has a piece for its moment and every effect, and it has no targets, is not optional, and its effects act on no
+// named card: fx.When(test, effects). Anything else: the reason it is not built.
+func composedTrigger(raw json.RawMessage) (match.HandlerFunc, string) {
+	var t struct {
+		When struct {
+			Event string `json:"event"`
+			Watch string `json:"watch"`
+		} `json:"when"`
+		Optional bool                         `json:"optional"`
+		Targets  []json.RawMessage            `json:"targets"`
+		Effects  []map[string]json.RawMessage `json:"effects"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, "not a composition: " + err.Error()
+	}
+	watch := t.When.Watch
+	if watch == "" {
+		watch = "this"
+	}
+	w, ok := composedWhen[[2]string{t.When.Event, watch}]
+	if !ok {
+		return nil, fmt.Sprintf("when {event: %s, watch: %s} has no piece in the engine that this driver maps",
+			t.When.Event, watch)
+	}
+	if t.Optional || len(t.Targets) > 0 {
+		return nil, "an optional ability or one with targets: no piece in the engine that this driver maps"
+	}
+	list := []json.RawMessage{}
+	for _, e := range t.Effects {
+		if on, ok := e["on"]; ok && string(on) != `"this"` {
+			return nil, "an effect on " + string(on) + ": no piece in the engine that this driver maps"
+		}
+		delete(e, "on")
+		b, _ := json.Marshal(e)
+		list = append(list, b)
+	}
+	if len(list) == 0 {
+		return nil, "no effects"
+	}
+	b, _ := json.Marshal(list)
+	h, why := effect(b, w.inBattle)
+	if why != "" {
+		return nil, why
+	}
+	return fx.When(w.test, h), ""
+}
+
 // pieces maps each ability to the engine's handlers.
 func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 	hs := []match.HandlerFunc{}
@@ -291,6 +354,12 @@ func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 			continue
 		}
 		switch a.Name {
+		case "triggered":
+			h, why := composedTrigger(a.Param)
+			if why != "" {
+				return nil, "triggered: " + why
+			}
+			hs = append(hs, h)
 		case "power_attacker":
 			var n int
 			if json.Unmarshal(a.Param, &n) != nil {
