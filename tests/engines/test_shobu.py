@@ -146,7 +146,7 @@ def test_cases_on_the_engine():
         results = run_suite(engine, load_suite(games=["duelmasters"]), games=["duelmasters"],
                             k="dm.player.break-one-shield or dm.block.blocker-destroyed-before-battle "
                               "or dm.step.block-attack-on-a-creature-battles-it or dm.block.attacked-and-blocked-pump "
-                              "or dm.effects.opponent-discards")
+                              "or dm.effects.opponent-discards or dm.effects.battle-power-blocker")
     finally:
         engine.close()
     status = {c.id: c for c in results.cases}
@@ -157,9 +157,54 @@ def test_cases_on_the_engine():
     # "when blocked, +3000" counts in that battle, as the engine's own Storm Wrangler adds it (docs/shobu.md)
     assert status["dm.block.attacked-and-blocked-pump"].status == "pass"
     assert status["dm.effects.opponent-discards"].status == "pass"  # the engine's OpDiscardsXCards
+    # "that battle, +4000" on the Battle event's power, as the engine's own battle-only bonuses (Tajimal)
+    assert status["dm.effects.battle-power-blocker"].status == "pass"
     later = status["dm.step.block-attack-on-a-creature-battles-it"]
     assert later.status == "skip" and "setup.step" in later.skip_reason
 
+
+@needs_driver
+def test_blocks_if_able_the_engine_blocks_by_itself():
+    """fx.BlockIfAbleWhenOppAttacks blocks without a prompt (docs/shobu.md): the defender's block entries are
+    never asked (their refusals not checkable), and of two forced blockers the engine's first one blocks."""
+    from oracle.harness.adapters import make_engine
+
+    engine = make_engine(f"cmd:{DRIVER}")
+    try:
+        seed = run_suite(engine, load_suite(games=["duelmasters"]), games=["duelmasters"], k="blocks-if-able",
+                         ruleset="dm-seed-crossgear-era")
+    finally:
+        engine.close()
+    status = {c.id: c for c in seed.cases}
+    assert "blocks_if_able" not in (status["dm.blocks-if-able.tapped-requires-nothing"].skip_reason or "")
+    assert status["dm.blocks-if-able.tapped-requires-nothing"].status == "pass"
+    assert status["dm.blocks-if-able.without-blocker-requires-nothing"].status == "pass"
+    two = status["dm.blocks-if-able.seed-two-required-one-blocks"]
+    assert two.status == "fail" and "r2.tapped" in two.divergence.message  # r1, first in bob's battle zone, blocked
+    assert {u.what for u in two.unchecked if u.needs == "legality"} == {"rejected[0]", "rejected[1]", "rejected[2]"}
+
+
+@needs_driver
+def test_the_engines_own_aqua_surfer_and_aqua_soldier():
+    """アクア・サーファー and アクア・ソルジャー are the engine's Aqua Surfer and Aqua Soldier; a synthetic card's composed
+    triggered ability is built where the engine has its pieces, a composed static never (the reply's skip names it)."""
+    from oracle.harness.adapters import make_engine
+
+    engine = make_engine(f"cmd:{DRIVER}")
+    try:
+        results = run_suite(engine, load_suite(games=["duelmasters"]), games=["duelmasters"],
+                            k="dm.cip or dm.replace")
+    finally:
+        engine.close()
+    status = {c.id: c for c in results.cases}
+    for case in ("dm.cip.aqua-surfer-returns-attacker", "dm.cip.aqua-surfer-may-decline",
+                 "dm.cip.aqua-surfer-target-in-the-battle-zone", "dm.replace.aqua-soldier-loses-a-battle"):
+        assert status[case].status == "pass", case
+    # 「自分の他のクリーチャーがバトルゾーンに出た時」 composed on a synthetic card: fx.AnotherOwnCreatureSummoned
+    assert status["dm.cip.another-of-yours-enters"].status == "pass"
+    assert status["dm.cip.another-is-not-itself"].status == "pass"
+    composed = status["dm.replace.another-of-yours-to-hand"]
+    assert composed.status == "skip" and "ability static has no piece" in composed.skip_reason
 
 def test_driver_sources_ship_with_the_package():
     import tomllib

@@ -19,6 +19,8 @@ import (
 const (
 	uidVorg          = "af3bc221-1cc2-4f58-83ea-2673ac2c66c5" // Immortal Baron, Vorg (2000, no ability)
 	uidTropicCrawler = "adddbc05-e53f-485b-be16-f94a7c5ddd88" // Tropic Crawler (DM-12)
+	uidBelmol        = "d0b9d738-bd33-4dd1-b6dc-234897f52266" // Belmol, the Explorer (DM-12; 3500, blocks if able)
+	uidMessaBahna    = "e0fcacac-1394-4dff-8c58-ebf67fba7da4" // Messa Bahna, Expanse Guardian (DM-10; 5000, blocks if able)
 )
 
 func init() {
@@ -231,4 +233,91 @@ func TestDeckOutEndsTheGameAtZero(t *testing.T) {
 		t.Fatal("not reproduced: the match goes on with an empty deck")
 	}
 	t.Log("CONFIRMED: drawing the last card of a deck ends the game")
+}
+
+// blockIfAble: alice's attacker (power atkPower) attacks bob, whose battle zone holds the given cards in that
+// order, and one shield; returns the attacker, bob's creatures, and whether bob was sent any prompt ("action").
+func blockIfAble(t *testing.T, atkPower int, bobs ...string) (*match.Card, []*match.Card, bool) {
+	b := newBoard(t)
+	atk := b.spawn(t, b.alice, uidVorg, match.BATTLEZONE)
+	atk.Power = atkPower
+	var cs []*match.Card
+	for _, uid := range bobs {
+		cs = append(cs, b.spawn(t, b.bob, uid, match.BATTLEZONE))
+	}
+	sh := b.spawn(t, b.bob, uidVorg, match.SHIELDZONE)
+	b.ready()
+	bobSince, _ := b.s.MessageCount(b.bob)
+	if _, err := b.s.ActionAttackPlayer(b.alice, atk.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.s.ResolveAttack(b.alice, sh.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.s.WaitForEventLoop(); err != nil {
+		t.Fatal(err)
+	}
+	headers, _ := b.s.MessageHeaders(b.bob, bobSince)
+	asked := false
+	for _, h := range headers {
+		asked = asked || h == "action"
+	}
+	return atk, cs, asked
+}
+
+// The control: with a plain ブロッカー the engine does ask the defender (the prompt the two tests below never see).
+func TestBlockIfAbleControlAPlainBlockerIsOffered(t *testing.T) {
+	b := newBoard(t)
+	atk := b.spawn(t, b.alice, uidVorg, match.BATTLEZONE)
+	b.spawn(t, b.bob, "tcg-oracle-blocker", match.BATTLEZONE)
+	sh := b.spawn(t, b.bob, uidVorg, match.SHIELDZONE)
+	b.ready()
+	bobSince, _ := b.s.MessageCount(b.bob)
+	if _, err := b.s.ActionAttackPlayer(b.alice, atk.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.s.ResolveAttack(b.alice, sh.ID); err != nil {
+		t.Fatal(err)
+	}
+	a, err := b.s.WaitForAction(b.bob, bobSince)
+	if err != nil {
+		t.Fatal("no block prompt:", err)
+	}
+	t.Logf("bob is asked: %q", a.Text)
+	_ = b.s.CancelAction(b.bob)
+	_ = b.s.WaitForEventLoop()
+}
+
+// "Whenever an opponent's creature attacks, this creature blocks if able" (fx.BlockIfAbleWhenOppAttacks): the
+// engine blocks with it by itself, asking the defender nothing, so another ブロッカー can never be chosen with it
+// (CR507.1a/1b of the current rules: the defender chooses one or more ブロッカー, the forced one among them, and
+// the last one used blocks). Bob: a plain ブロッカー, then Belmol (3500); alice's attacker: 5000.
+func TestBlockIfAbleBlocksByItselfAndAlone(t *testing.T) {
+	atk, cs, asked := blockIfAble(t, 5000, "tcg-oracle-blocker", uidBelmol)
+	other, belmol := cs[0], cs[1]
+	t.Logf("bob was asked: %v; Belmol %s tapped=%v; the other blocker %s tapped=%v; attacker %s",
+		asked, belmol.Zone, belmol.Tapped, other.Zone, other.Tapped, atk.Zone)
+	if asked || belmol.Zone != match.GRAVEYARD || other.Tapped || atk.Zone != match.BATTLEZONE {
+		t.Fatal("not reproduced")
+	}
+	t.Log("CONFIRMED: Belmol blocked without bob being asked; the other ブロッカー could not be chosen with it")
+}
+
+// Two creatures that block if able: the engine blocks with the first in the defender's battle zone (the card
+// order HandleFx walks, match.go:772; the first one's handler interrupts the Block event), never asking which.
+// Attacker 4000 against Belmol (3500) and Messa Bahna (5000), in both orders.
+func TestTwoBlockIfAbleTheFirstInTheBattleZoneBlocks(t *testing.T) {
+	atk, cs, asked := blockIfAble(t, 4000, uidBelmol, uidMessaBahna)
+	t.Logf("[Belmol, Messa Bahna]: bob was asked: %v; Belmol %s, Messa Bahna %s tapped=%v, attacker %s",
+		asked, cs[0].Zone, cs[1].Zone, cs[1].Tapped, atk.Zone)
+	if asked || cs[0].Zone != match.GRAVEYARD || cs[1].Tapped || atk.Zone != match.BATTLEZONE {
+		t.Fatal("not reproduced (Belmol first)")
+	}
+	atk, cs, asked = blockIfAble(t, 4000, uidMessaBahna, uidBelmol)
+	t.Logf("[Messa Bahna, Belmol]: bob was asked: %v; Messa Bahna %s tapped=%v, Belmol %s tapped=%v, attacker %s",
+		asked, cs[0].Zone, cs[0].Tapped, cs[1].Zone, cs[1].Tapped, atk.Zone)
+	if asked || !cs[0].Tapped || cs[1].Tapped || atk.Zone != match.GRAVEYARD {
+		t.Fatal("not reproduced (Messa Bahna first)")
+	}
+	t.Log("CONFIRMED: the first forced blocker in the battle zone's order blocks; the defender is never asked which")
 }

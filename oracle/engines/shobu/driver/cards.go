@@ -25,6 +25,8 @@ var realCards = map[string]string{}
 var realNames = map[string]string{
 	"フェアリー・キャンドル":    "Kelp Candle",
 	"ねじれる者ボーン・スライム": "Marrow Ooze, the Twister",
+	"アクア・ソルジャー":     "Aqua Soldier", // fx.When(fx.WouldBeDestroyed, fx.ReturnToHand) (dm01)
+	"アクア・サーファー":     "Aqua Surfer",  // fx.ShieldTrigger, fx.When(fx.Summoned, fx.MayReturnCreatureToOwnersHand) (dm05)
 }
 
 // declaredAbilities: the suite's abilities this driver builds from the engine's pieces (hello.abilities).
@@ -37,6 +39,10 @@ func declaredAbilities() []string {
 		names = append(names, k)
 	}
 	names = append(names, "power_attacker", "s_trigger", "spell", "tap_trigger", "on_block", "after_attack_destroy")
+	// a composed static ability only as printed on one of the engine's own cards above (アクア・ソルジャー), a composed
+	// triggered one as printed there (アクア・サーファー) or, on a synthetic card, where composedTrigger finds the pieces;
+	// any other composition is a skip with the reason (pieces)
+	names = append(names, "static", "triggered")
 	sort.Strings(names)
 	return names
 }
@@ -50,6 +56,11 @@ var keywordPieces = map[string][]match.HandlerFunc{
 	"t_breaker":           {fx.Triplebreaker},
 	"slayer":              {fx.Slayer},
 	"can_attack_untapped": {fx.AttackUntapped},
+	// 可能であればブロックする: the engine's piece of "Whenever an opponent's creature attacks, this creature blocks
+	// if able" (Belmol, Pierr, Messa Bahna, Ardent Lunatron): at the attack's Block event, if the creature is among
+	// the ブロッカー the engine offers against it (untapped, not the creature attacked; without ブロッカー never), the
+	// engine blocks with it itself, asking nothing (play.go: autoBlock)
+	"blocks_if_able": {fx.BlockIfAbleWhenOppAttacks},
 }
 
 // triggerPieces: triggered abilities -> the engine's test for the moment they trigger.
@@ -93,8 +104,9 @@ type poolCard struct {
 	Props     map[string]any    `json:"props"`
 }
 
-// effect builds one effect of the vocabulary from the engine's pieces; "" reason = supported.
-func effect(raw json.RawMessage) (match.HandlerFunc, string) {
+// effect builds one effect of the vocabulary from the engine's pieces; "" reason = supported. inBattle: the
+// ability triggers at the engine's Battle event (fx.Blocked, fx.Blocks), after it read the battle's powers.
+func effect(raw json.RawMessage, inBattle bool) (match.HandlerFunc, string) {
 	var name string
 	if json.Unmarshal(raw, &name) == nil {
 		switch name {
@@ -109,7 +121,7 @@ func effect(raw json.RawMessage) (match.HandlerFunc, string) {
 	if json.Unmarshal(raw, &list) == nil {
 		hs := []match.HandlerFunc{}
 		for _, r := range list {
-			h, why := effect(r)
+			h, why := effect(r, inBattle)
 			if why != "" {
 				return nil, why
 			}
@@ -141,6 +153,20 @@ func effect(raw json.RawMessage) (match.HandlerFunc, string) {
 			// the battle's power too, as the engine's own card of this text does (Storm Wrangler, dm09).
 			return func(c *match.Card, ctx *match.Context) {
 				c.AddCondition(cnd.PowerAmplifier, n, c.ID)
+				if b, ok := ctx.Event.(*match.Battle); ok {
+					if b.Attacker == c {
+						b.AttackerPower += n
+					} else if b.Defender == c {
+						b.DefenderPower += n
+					}
+				}
+			}, ""
+		case k == "battle_power_plus" && isInt && inBattle:
+			// そのバトルの間、パワーを+N: the battle's power only, as the engine's own battle-only bonuses are made
+			// ("Battle captures both powers on the event, so a battle-only bonus has to change the captured value
+			// rather than the card's power": Tajimal, dm10/initiate.go:152; Sasha, Storm Wrangler's battle half).
+			// Before a battle (no Battle event yet) the engine has no piece to carry it: not built.
+			return func(c *match.Card, ctx *match.Context) {
 				if b, ok := ctx.Event.(*match.Battle); ok {
 					if b.Attacker == c {
 						b.AttackerPower += n
@@ -249,6 +275,68 @@ func buildCtor(pc poolCard, extra []ability) (match.CardConstructor, []string, s
 	}, names, ""
 }
 
+// composedWhen: a composition's {event, watch} -> the engine's test for that moment (the shorthands' ones, and
+// 「自分の他のクリーチャーがバトルゾーンに出た時」 = fx.AnotherOwnCreatureSummoned); inBattle as for effect.
+var composedWhen = map[[2]string]struct {
+	test     func(*match.Card, *match.Context) bool
+	inBattle bool
+}{
+	{"attacks", "this"}:        {fx.AttackConfirmed, false},
+	{"attack_blocked", "this"}: {fx.Blocked, true},
+	{"blocks", "this"}:         {fx.Blocks, true},
+	{"unblocked", "this"}:      {fx.WheneverThisAttacksPlayerAndIsntBlocked, false},
+	{"turn_ends", "yours"}:     {fx.EndOfMyTurnCreatureBZ, false},
+	{"enters", "another_yours"}: {fx.AnotherOwnCreatureSummoned, false},
+}
+
+// composedTrigger builds a composed triggered ability (oracle.core.compose) of a synthetic card when the engine
+// has a piece for its moment and every effect, and it has no targets, is not optional, and its effects act on no
+// named card: fx.When(test, effects). Anything else: the reason it is not built.
+func composedTrigger(raw json.RawMessage) (match.HandlerFunc, string) {
+	var t struct {
+		When struct {
+			Event string `json:"event"`
+			Watch string `json:"watch"`
+		} `json:"when"`
+		Optional bool                         `json:"optional"`
+		Targets  []json.RawMessage            `json:"targets"`
+		Effects  []map[string]json.RawMessage `json:"effects"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, "not a composition: " + err.Error()
+	}
+	watch := t.When.Watch
+	if watch == "" {
+		watch = "this"
+	}
+	w, ok := composedWhen[[2]string{t.When.Event, watch}]
+	if !ok {
+		return nil, fmt.Sprintf("when {event: %s, watch: %s} has no piece in the engine that this driver maps",
+			t.When.Event, watch)
+	}
+	if t.Optional || len(t.Targets) > 0 {
+		return nil, "an optional ability or one with targets: no piece in the engine that this driver maps"
+	}
+	list := []json.RawMessage{}
+	for _, e := range t.Effects {
+		if on, ok := e["on"]; ok && string(on) != `"this"` {
+			return nil, "an effect on " + string(on) + ": no piece in the engine that this driver maps"
+		}
+		delete(e, "on")
+		b, _ := json.Marshal(e)
+		list = append(list, b)
+	}
+	if len(list) == 0 {
+		return nil, "no effects"
+	}
+	b, _ := json.Marshal(list)
+	h, why := effect(b, w.inBattle)
+	if why != "" {
+		return nil, why
+	}
+	return fx.When(w.test, h), ""
+}
+
 // pieces maps each ability to the engine's handlers.
 func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 	hs := []match.HandlerFunc{}
@@ -258,7 +346,7 @@ func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 			continue
 		}
 		if test, ok := triggerPieces[a.Name]; ok {
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, a.Name == "on_attack_blocked")
 			if why != "" {
 				return nil, a.Name + ": " + why
 			}
@@ -266,6 +354,12 @@ func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 			continue
 		}
 		switch a.Name {
+		case "triggered":
+			h, why := composedTrigger(a.Param)
+			if why != "" {
+				return nil, "triggered: " + why
+			}
+			hs = append(hs, h)
 		case "power_attacker":
 			var n int
 			if json.Unmarshal(a.Param, &n) != nil {
@@ -275,19 +369,19 @@ func pieces(abs []ability, creature bool) ([]match.HandlerFunc, string) {
 		case "s_trigger":
 			hs = append(hs, fx.ShieldTrigger)
 		case "spell":
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, false)
 			if why != "" {
 				return nil, "spell: " + why
 			}
 			hs = append(hs, fx.When(fx.SpellCast, h))
 		case "on_block":
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, true)
 			if why != "" {
 				return nil, "on_block: " + why
 			}
 			hs = append(hs, fx.When(fx.Blocks, h))
 		case "tap_trigger":
-			h, why := effect(a.Param)
+			h, why := effect(a.Param, false)
 			if why != "" {
 				return nil, "tap_trigger: " + why
 			}

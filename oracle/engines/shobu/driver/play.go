@@ -90,6 +90,10 @@ type game struct {
 	deferred []int          // use/decline entries waiting for the engine to offer its next Ｓ・トリガー
 	late     map[int]string // outcomes known only later (a deferred entry)
 	triggers bool           // the running engine call has offered Ｓ・トリガー
+	// the current attack's block: whether the engine opened its block prompt, and the creature it blocked with
+	// without one (a "blocks if able" creature: fx.BlockIfAbleWhenOppAttacks blocks by itself, asking nothing)
+	blockAsked bool
+	autoBlock  *match.Card
 }
 
 func playCase(req *request) reply {
@@ -310,6 +314,10 @@ func (g *game) spy(ctx *match.Context, exit func()) {
 	switch e := ctx.Event.(type) {
 	case *match.AttackConfirmed:
 		g.confirm[e.CardID] = true
+	case *match.Battle:
+		if e.Blocked && !g.blockAsked && g.autoBlock == nil {
+			g.autoBlock = e.Defender
+		}
 	case *match.BeginTurnStep:
 		if g.turnEnd == nil {
 			s := g.observe()
@@ -363,6 +371,7 @@ func (g *game) wait(answered bool) string {
 		case p := <-g.prompts:
 			g.pending = &p
 			g.triggers = g.triggers || kindOf(&p) == "s_trigger"
+			g.blockAsked = g.blockAsked || kindOf(&p) == "block"
 			return warn + g.drainWarns()
 		case w := <-g.warns:
 			warn += w
@@ -534,6 +543,7 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		}
 		id := t.card.ID
 		delete(g.confirm, id)
+		g.blockAsked, g.autoBlock = false, nil
 		if opp, isP := g.refs[target]; isP {
 			if opp == ref {
 				return "refused" // the engine's only player attack is on the opponent
@@ -566,6 +576,9 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		return "refused"
 	case "block":
 		if !mine || kind != "block" {
+			if g.blockedItself(e) {
+				return "automatic" // the engine blocked with this very creature itself ("blocks if able")
+			}
 			return "not_asked"
 		}
 		if g.blockBeforeAutomatic(script, i) {
@@ -589,6 +602,9 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		return "accepted"
 	case "no_block":
 		if !mine || kind != "block" {
+			if g.autoBlock != nil {
+				return "not_asked" // the engine blocked itself: it never took "no block"
+			}
 			return "automatic"
 		}
 		g.answer(nil, true)
@@ -603,6 +619,9 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		}
 		return "not_asked"
 	case "use", "decline":
+		if pre[i] {
+			return "accepted" // answered with the choose_target before it (one prompt of the engine: optionalAnswer)
+		}
 		if !mine || kind != "s_trigger" {
 			if g.running && g.triggers { // the engine resolves one Ｓ・トリガー before it offers the next:
 				g.deferred = append(g.deferred, i) // this declaration waits for that offer (CR113.6)
@@ -656,8 +675,20 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 				}
 			}
 		}
+		j := -1
+		if e.Kind == "choose_target" && g.pending.cancel {
+			j = g.optionalAnswer(script, i)
+		}
+		if j >= 0 && script[j].Kind == "decline" { // the engine's "you may choose": closed, nothing chosen
+			g.answer(nil, true)
+			pre[j] = true
+			return "accepted"
+		}
 		if w := g.answer(ids, false); w != "" {
 			return "refused"
+		}
+		if j >= 0 {
+			pre[j] = true
 		}
 		g.declineRest()
 		return "accepted"
@@ -705,6 +736,7 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 			return "refused"
 		}
 		id := t.card.ID
+		g.blockAsked, g.autoBlock = false, nil
 		if w := g.start(func() { g.m.TapAbility(ref, id) }); w != "" && g.pending == nil {
 			return "refused"
 		}
@@ -713,10 +745,52 @@ func (g *game) play(script []entry, i int, pre map[int]bool) string {
 		if g.pending != nil || !g.m.IsPlayerTurn(ref.Player) {
 			return "refused"
 		}
+		g.blockAsked, g.autoBlock = false, nil
 		g.start(func() { g.m.EndTurn() })
 		return "accepted"
 	}
 	return "refused"
+}
+
+// optionalAnswer: the engine asks an optional ability's target and whether to use it in one cancellable prompt
+// (「…選び、…戻してもよい」: "<card>: You may choose ...", e.g. Aqua Surfer's MayReturnCreatureToOwnersHand), the
+// suite in two decisions, choose_target then use or decline naming the ability's card (X-optional-trigger). The
+// index of that use/decline entry (the same player's, after this choose_target and any further ones), else -1:
+// use answers the prompt with the target, decline closes it.
+func (g *game) optionalAnswer(script []entry, i int) int {
+	for j := i + 1; j < len(script); j++ {
+		e := script[j]
+		if e.Player != script[i].Player {
+			return -1
+		}
+		switch e.Kind {
+		case "choose_target":
+			continue
+		case "use", "decline":
+			s, ok := cardArg(e.Args, "card")
+			t, known := g.byCase[s]
+			if ok && known && strings.HasPrefix(g.pending.text, t.card.Name+": ") {
+				return j
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+// blockedItself: the engine blocked the current attack by itself (a "blocks if able" creature, no prompt) with the
+// one creature this block entry names, its controller's.
+func (g *game) blockedItself(e entry) bool {
+	if g.autoBlock == nil || g.names[g.autoBlock.Player] != e.Player {
+		return false
+	}
+	var ids []string
+	if s, ok := cardArg(e.Args, "blocker"); ok {
+		ids = []string{s}
+	} else if json.Unmarshal(e.Args, &ids) != nil {
+		return false
+	}
+	return len(ids) == 1 && g.engineID(ids[0]) == g.autoBlock.ID
 }
 
 // wellFormed: the decision's arguments have the one shape its kind takes (README, Vocabulary, Duel Masters).
