@@ -372,6 +372,13 @@ def _every_attacker_in_battle(original: Any) -> Any:
     return destroyed_in_battle
 
 
+def _face_down_keeps_its_card(original: Any) -> Any:
+    def face_down(self: Any, card: Any) -> bool:
+        # read: 「裏のまま戦場に置く」 as putting the card itself onto the battlefield: an Ijin stays an Ijin
+        return False
+    return face_down
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("ijinden-tie-destroys-attacker-only", "ijinden", "ijinden:D1",
            "異なる場合は大きい方が勝ちで小さい方が負け、同じ場合はどちらも負けになる。",
@@ -526,4 +533,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "battle resolution a guardian of its controller blocks in, though the official Q&A says those still to "
            "resolve are not destroyed",
            (Patch(S + "destroyed_in_battle", _every_attacker_in_battle),)),
+    Mutant("ijinden-face-down-keeps-its-card", "ijinden", "ijinden:B1",
+           "ブロッカーにするイジンまたはガーディアンを0体以上、それぞれアタッカーを指定して（＝アタッカーに対応させて）選ぶ。",
+           "a card put onto the battlefield 「裏のまま」 (《フローレンス・ナイチンゲール》) is the card it is (an Ijin stays an "
+           "Ijin), not a guardian",
+           (Patch(S + "face_down", _face_down_keeps_its_card),)),
 )

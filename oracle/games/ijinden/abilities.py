@@ -252,6 +252,12 @@ def on_destroyed(proc: Steps, cards: list[str]) -> list[Trigger]:
     return collect(proc, "destroyed", cards)
 
 
+def on_put_onto_battlefield(proc: Steps, cards: list[str], from_zone: str) -> list[Trigger]:
+    """戦場に置かれたとき (an effect's 戦場に置く), with its condition on the zone the card came from (「墓地から」)."""
+    return [t for t in collect(proc, "put_onto_battlefield", cards)
+            if (_of(t).when.condition or {}).get("from") in (None, from_zone)]
+
+
 def on_put_into_graveyard(proc: Steps, cards: list[str]) -> list[Trigger]:
     """D5: （戦場から）墓地に置かれたとき -- 遺業, 冥府発動."""
     return collect(proc, "put_into_graveyard", cards, left=True)
@@ -493,6 +499,22 @@ def _put_onto_battlefield(proc: Steps, t: Trigger, param: Any, cards: list[str],
             state.modifiers.pop(c, None)
             state.gained.pop(c, None)
             state.board.move(c, "battlefield", clause)
+            card.props.pop("face_down", None)
+            card.tapped = False
+            card.entered_this_turn = True
+        proc.sync_roles(clause)
+    proc.resolve_all(on_put_onto_battlefield(proc, cards, "graveyard"), clause)
+
+
+def _guardian_from_deck(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> None:
+    """自分の山札の上からN枚を裏のまま戦場に置く: guardians (face down, awake, placed this turn), one moment; a count of
+    guardians that changes may end a block (a static's condition: PASS-THROUGH-2, the official Q&A on 《織田信長》)."""
+    board = proc.state.board
+    top = board.zone(t.player, "deck")[:int(n)]
+    with proc.trace.simultaneous():
+        for c in top:
+            card = board.move(c, "battlefield", clause)
+            card.props["face_down"] = True
             card.tapped = False
             card.entered_this_turn = True
         proc.sync_roles(clause)
@@ -568,7 +590,7 @@ EFFECTS: dict[str, Callable[[Steps, Trigger, Any, list[str], str], None]] = {
     "draw": _draw, "discard": _discard, "destroy": _destroy, "return_to_hand": _return_to_hand, "power": _power,
     "gain": _gain, "unattack": _unattack, "undestroy": _undestroy, "sleep": _sleep,
     "power_per_cost": _power,  # the interpreter gives it N times the cards the cost put to sleep
-    "put_onto_battlefield": _put_onto_battlefield,
+    "put_onto_battlefield": _put_onto_battlefield, "guardian_from_deck": _guardian_from_deck,
     "none": lambda proc, t, param, cards, clause: None,
 }
 """The effect table (the vocabulary's COMPOSED_EFFECT): ``(proc, trigger, param, cards, clause)``."""

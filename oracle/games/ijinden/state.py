@@ -71,24 +71,28 @@ class State:
             return [cards[c] for c in zones[(player, "battlefield")]]
         return [cards[c] for p in self.board.players for c in zones[(p, "battlefield")]]
 
-    @staticmethod
-    def types(card: Card) -> list[str]:
-        return card.definition.get("types", [])
+    def face_down(self, card: Card) -> bool:
+        """Put onto the battlefield 「裏のまま」 (face down) by an effect: a guardian there, whatever its card."""
+        return card.zone == "battlefield" and bool(card.props.get("face_down"))
+
+    def types(self, card: Card) -> list[str]:
+        """What the card is printed as; a face-down card on the battlefield is a guardian and nothing else."""
+        return ["guardian"] if self.face_down(card) else card.definition.get("types", [])
 
     def is_guardian(self, card: Card) -> bool:
-        return "guardian" in card.definition.get("types", [])
+        return "guardian" in self.types(card)
 
     def arena_applies(self, card: Card) -> bool:
         """円形闘技場: during its controller's turn, that player's guardians on the battlefield are Ijin."""
-        if card.zone != "battlefield" or "guardian" not in card.definition.get("types", []) \
+        if card.zone != "battlefield" or not self.is_guardian(card) \
                 or card.controller != self.board.active:
             return False
         cards = self.board.cards
         return any(a == "arena" for c in self.board.zones[(card.controller, "battlefield")]
-                   for a, _ in cards[c].abilities)
+                   if not self.face_down(cards[c]) for a, _ in cards[c].abilities)
 
     def is_ijin(self, card: Card) -> bool:
-        return "ijin" in card.definition.get("types", []) or self.arena_applies(card)
+        return "ijin" in self.types(card) or self.arena_applies(card)
 
     def is_attacker(self, card_id: str) -> bool:
         return self.battle is not None and card_id in self.battle.attackers
@@ -100,7 +104,7 @@ class State:
     def own_abilities(self, card: Card) -> list[tuple[str, Any]]:
         """Printed, and gained this turn while it stays on the battlefield (a card that left it is a new card:
         ijinden:assume.return-to-hand; as :meth:`power` reads the effects' power changes)."""
-        out = list(card.abilities)
+        out = [] if self.face_down(card) else list(card.abilities)  # a face-down card's text is hidden
         if card.zone == "battlefield":
             out += self.gained.get(card.id, [])
         if self.arena_applies(card):
@@ -129,7 +133,7 @@ class State:
         out: list[tuple[str, Any]] = [g for st in statics for g in st.grants]
         if card.zone == "battlefield" and self.is_ijin(card):
             grants = [(name, params) for source in self.on_battlefield(card.controller)
-                      for name, params in source.abilities if name == "grant_voyage" or name == "grant_by_power"]
+                      for name, params in self.own_abilities(source) if name in ("grant_voyage", "grant_by_power")]
             if grants:  # the power is read only where something grants by it
                 power = self.power(card)
                 for name, params in grants:
@@ -164,7 +168,7 @@ class State:
         way round."""
         out = []
         for source in self.on_battlefield():
-            for name, params in source.abilities + self.gained.get(source.id, []):
+            for name, params in self.own_abilities(source):
                 if name == "static" and (st := parse_static(params)).zone == "battlefield":
                     out.append((source, st))
         cards = self.board.cards

@@ -157,17 +157,21 @@ GENERIC = Mapping((
 
 # -- composed abilities (oracle.core.compose; issue 25): each part stated once ---------------------------------
 
-TRIGGER_EVENTS = ("became_attacker", "attacked", "slept", "became_blocker", "blocked", "destroyed", "put_into_graveyard")
+TRIGGER_EVENTS = ("became_attacker", "attacked", "slept", "became_blocker", "blocked", "destroyed", "put_into_graveyard",
+                  "put_onto_battlefield")
 """The events a composed ability may trigger on -- the procedure's own (A3 slept (寝たとき: also an effect's 寝かせる,
 resolved after that effect) / became_attacker / attacked, B3
 became_blocker / blocked, D2 destroyed, D4 put into the graveyard from the battlefield, each resolved at the
-next step: A4, B4, D3, D5). ``attacked`` is about a player: ``watch: yours`` = its controller attacked,
+next step: A4, B4, D3, D5); ``put_onto_battlefield`` (戦場に置かれたとき: an effect's 戦場に置く, resolved after that
+effect). ``attacked`` is about a player: ``watch: yours`` = its controller attacked,
 ``opponents`` = an opponent did; its subject is the lone attacker when one attacked."""
 
-EVENT_CONDITION = Mapping((Field("attackers", RANGE, None, "any number"), Field("power", RANGE, None, "any power")))
+EVENT_CONDITION = Mapping((Field("attackers", RANGE, None, "any number"), Field("power", RANGE, None, "any power"),
+                           Field("from", OneOf(("graveyard",)), None, "any zone")))
 """What must hold when the event happens, for the ability to trigger at all: ``attackers`` (``attacked`` only) -- how
 many attacked (「1体だけでアタックしたとき」 max 1, 「3体以上でアタックしたとき」 min 3); ``power`` -- this card's power
-then (「これのパワーが6000以上なら、これが寝たときに発動する」: min 6000). Judged at the event, not again as the
+then (「これのパワーが6000以上なら、これが寝たときに発動する」: min 6000); ``from`` (``put_onto_battlefield`` only) --
+the zone the card came from (「墓地から戦場に置かれたとき」: graveyard). Judged at the event, not again as the
 ability resolves (ijinden:assume.trigger-condition-at-the-event)."""
 
 CONDITION = Named("CONDITION", Mapping((
@@ -191,7 +195,7 @@ resolves (``power_per_cost`` counts them). What paying triggers resolves after t
 COMPOSED_EFFECT = Keyed("effect", "Ijinden", (
     ("destroy", NONE), ("return_to_hand", NONE), ("power", AMOUNT), ("gain", AbilityName(bare=True)),
     ("unattack", NONE), ("undestroy", NONE), ("sleep", NONE), ("power_per_cost", AMOUNT),
-    ("put_onto_battlefield", NONE), ("draw", COUNT), ("discard", COUNT)))
+    ("put_onto_battlefield", NONE), ("draw", COUNT), ("discard", COUNT), ("guardian_from_deck", COUNT)))
 """abilities.EFFECTS: what a composed ability's effect does. On cards (``on``: this | subject | a target; left out:
 the ability's only target): destroy (D2-D5 order), return_to_hand, power: N (this turn), gain: ability (this turn),
 unattack (アタッカーでない状態にする), undestroy (破壊されていない状態にする), sleep (寝かせる: the awake ones; their 寝たとき
@@ -199,13 +203,14 @@ abilities resolve after it), power_per_cost: N (this turn, N for each card its `
 つき」); on a card in a graveyard (a target with ``zone: graveyard``): put_onto_battlefield (戦場に置く: onto its
 owner's battlefield, awake, placed this turn). ``on: [a, b]``: the cards of several targets in one effect (「それらの
 イジンすべてを破壊する」: destroyed at once). On its controller (no ``on``): draw: N,
-discard: N (the controller chooses, ``discard`` decisions)."""
+discard: N (the controller chooses, ``discard`` decisions), guardian_from_deck: N (「自分の山札の上からN枚を裏のまま戦場に
+置く」: each a guardian, whatever its card, awake, placed this turn)."""
 
 CARD_EFFECTS = ("destroy", "return_to_hand", "power", "gain", "unattack", "undestroy", "sleep", "power_per_cost",
                 "put_onto_battlefield")
 GRAVEYARD_EFFECTS = ("put_onto_battlefield",)
 """The effects on a card in a graveyard; every other card effect acts on cards on the battlefield."""
-PLAYER_EFFECTS = ("draw", "discard")
+PLAYER_EFFECTS = ("draw", "discard", "guardian_from_deck")
 
 
 def _composed_checks(value, loc, ctx):
@@ -220,8 +225,8 @@ def _composed_checks(value, loc, ctx):
         kinds = [k for k in e if k != "on"]
         where = loc + ("effects", i)
         if any(k in PLAYER_EFFECTS for k in kinds) and "on" in e:
-            out.append((where + ("on",), f"{label(where + ('on',))}: draw and discard are the "
-                                         f"ability's controller's; write no `on`"))
+            out.append((where + ("on",), f"{label(where + ('on',))}: draw, discard and guardian_from_deck are "
+                                         f"the ability's controller's; write no `on`"))
         if any(k in CARD_EFFECTS for k in kinds) and "on" not in e and len(targets) != 1:
             out.append((where, f"{label(where)}: which card? write `on: this | subject | <target name>` "
                                f"(left out only when the ability has exactly one target)"))
@@ -234,6 +239,10 @@ def _composed_checks(value, loc, ctx):
             and when.get("event") != "attacked":
         at = loc + ("when", "condition", "attackers")
         out.append((at, f"{label(at)}: only `attacked` counts the attackers (how many attacked)"))
+    if isinstance(when, dict) and isinstance(when.get("condition"), dict) and "from" in when["condition"] \
+            and when.get("event") != "put_onto_battlefield":
+        at = loc + ("when", "condition", "from")
+        out.append((at, f"{label(at)}: only `put_onto_battlefield` comes from a zone (「墓地から戦場に置かれたとき」)"))
     if value.get("cost") is not None and not value.get("optional"):
         out.append((loc + ("cost",), f"{label(loc + ('cost',))}: a cost is paid by choice "
                                      f"(「…を墓地に置いて発動できる」): write `optional: true`"))
