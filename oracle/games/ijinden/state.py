@@ -144,10 +144,11 @@ class State:
         return out
 
     def statics_on(self, card: Card) -> list[Static]:
-        """The ``static`` abilities that affect ``card`` now: a static of a card on the battlefield (printed or
-        gained) affects ``this`` (that card) or the cards on the battlefield its filter allows from its controller's
-        side, while its condition holds (``destroyed``, ``cards``: a count of a player's zone). Statics do not grant
-        statics (a granted static is not read here). None off the battlefield."""
+        """The ``static`` abilities that affect ``card`` now (:meth:`statics`: of the cards on the battlefield, and
+        the ``zone: graveyard`` ones of the cards in a graveyard): each affects ``this`` (its own card) or the cards on
+        the battlefield its filter allows from its controller's side, while its condition holds (``destroyed``,
+        ``cards``: a count of a player's zone). Statics do not grant statics (a granted static is not read here). None
+        off the battlefield."""
         out: list[Static] = []
         if card.zone != "battlefield":
             return out
