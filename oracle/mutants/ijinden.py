@@ -362,12 +362,13 @@ def _indestructible_by_opponents_everywhere(original: Any) -> Any:
 
 
 def _every_attacker_in_battle(original: Any) -> Any:
-    def destroyed_in_battle(self: Any, attacker: str, blockers: list[str]) -> list[str]:
+    def destroyed_in_battle(self: Any, attacker: str, blockers: list[str]) -> dict[str, str]:
         # read: 「パワー4000以下のアタッカーは破壊される」 as every such attacker of the battle, those still to resolve too
         out = original(self, attacker, blockers)
         if out and self.battle is not None:
-            out += [a for a in self.battle.attackers if a != attacker and a not in out
-                    and a in original(self, a, blockers)]
+            for a in self.battle.attackers:
+                if a != attacker and a not in out and a in (more := original(self, a, blockers)):
+                    out[a] = more[a]
         return out
     return destroyed_in_battle
 

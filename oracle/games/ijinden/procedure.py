@@ -297,7 +297,8 @@ class Procedure:
         b = self.state.battle
         blockers = list(b.blockers[attacker])
         losers = self.judge(attacker, blockers)
-        extra = [c for c in self.state.destroyed_in_battle(attacker, blockers) if c not in losers]
+        extra = [c for c, by in self.state.destroyed_in_battle(attacker, blockers).items()
+                 if c not in losers and not self.indestructible(c, D2, by)]  # 魔除けの社: an ability's doing
         self.destroy(losers + extra, D2, D3, D4, D5)
         with self.trace.simultaneous():  # D6
             if attacker in b.attackers:

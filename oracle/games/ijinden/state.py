@@ -181,12 +181,13 @@ class State:
                         out.append((source, st))
         return out
 
-    def destroyed_in_battle(self, attacker: str, blockers: list[str]) -> list[str]:
+    def destroyed_in_battle(self, attacker: str, blockers: list[str]) -> dict[str, str]:
         """D2 with a static ``rules: [{destroyed_in_battle: ...}]`` (《魔除けの社》): the cards of this battle (the
         attacker and its blockers, nothing of the battles still to resolve) that a rule's ``filter`` allows, when the
-        blockers include one its ``blockers_include`` allows, read from the static's controller's side."""
+        blockers include one its ``blockers_include`` allows, read from the static's controller's side -- each with
+        that controller: an ability destroys them (相手の能力によって破壊されない reads who)."""
         battle = [attacker, *blockers]
-        out: list[str] = []
+        out: dict[str, str] = {}
         for source, st in self.statics():
             if not self.holds(st.condition, source.id, source.controller):
                 continue
@@ -196,8 +197,9 @@ class State:
                 among = rule.get("blockers_include") or {}
                 if not any(self.allows(among, self.card(b), source.controller, source.id) for b in blockers):
                     continue
-                out += [c for c in battle
-                        if c not in out and self.allows(rule["filter"], self.card(c), source.controller, source.id)]
+                for c in battle:
+                    if c not in out and self.allows(rule["filter"], self.card(c), source.controller, source.id):
+                        out[c] = source.controller
         return out
 
     def of_types(self, card: Card, types: list[str]) -> bool:
