@@ -2,7 +2,9 @@
 // tcg-oracle's Duel Masters cases found (docs/shobu.md). tcg-oracle's own code, not part of the engine.
 //
 // Run: copy this file into the engine's module as sim/tests/tcgoracle/repro_test.go and, in sim/,
-//   go test -mod=vendor -modfile=OUT/sim.vendor.mod -count=1 -v ./tests/tcgoracle/
+//
+//	go test -mod=vendor -modfile=OUT/sim.vendor.mod -count=1 -v ./tests/tcgoracle/
+//
 // (OUT: the folder `python -m oracle.engines.shobu build --out OUT` wrote; its src/sim is such a module).
 package tcgoracle
 

@@ -23,7 +23,7 @@ var realCards = map[string]string{}
 
 // realNames: the English names the engine gives those cards (looked up among the registered constructors).
 var realNames = map[string]string{
-	"フェアリー・キャンドル":    "Kelp Candle",
+	"フェアリー・キャンドル":   "Kelp Candle",
 	"ねじれる者ボーン・スライム": "Marrow Ooze, the Twister",
 	"アクア・ソルジャー":     "Aqua Soldier", // fx.When(fx.WouldBeDestroyed, fx.ReturnToHand) (dm01)
 	"アクア・サーファー":     "Aqua Surfer",  // fx.ShieldTrigger, fx.When(fx.Summoned, fx.MayReturnCreatureToOwnersHand) (dm05)
@@ -153,28 +153,14 @@ func effect(raw json.RawMessage, inBattle bool) (match.HandlerFunc, string) {
 			// the battle's power too, as the engine's own card of this text does (Storm Wrangler, dm09).
 			return func(c *match.Card, ctx *match.Context) {
 				c.AddCondition(cnd.PowerAmplifier, n, c.ID)
-				if b, ok := ctx.Event.(*match.Battle); ok {
-					if b.Attacker == c {
-						b.AttackerPower += n
-					} else if b.Defender == c {
-						b.DefenderPower += n
-					}
-				}
+				addBattlePower(c, ctx, n)
 			}, ""
 		case k == "battle_power_plus" && isInt && inBattle:
 			// そのバトルの間、パワーを+N: the battle's power only, as the engine's own battle-only bonuses are made
 			// ("Battle captures both powers on the event, so a battle-only bonus has to change the captured value
 			// rather than the card's power": Tajimal, dm10/initiate.go:152; Sasha, Storm Wrangler's battle half).
 			// Before a battle (no Battle event yet) the engine has no piece to carry it: not built.
-			return func(c *match.Card, ctx *match.Context) {
-				if b, ok := ctx.Event.(*match.Battle); ok {
-					if b.Attacker == c {
-						b.AttackerPower += n
-					} else if b.Defender == c {
-						b.DefenderPower += n
-					}
-				}
-			}, ""
+			return func(c *match.Card, ctx *match.Context) { addBattlePower(c, ctx, n) }, ""
 		case k == "mana_from_deck" && isInt && n == 1:
 			return fx.Draw1ToMana, ""
 		case k == "mana_from_deck" && isInt && n == 2:
@@ -281,11 +267,11 @@ var composedWhen = map[[2]string]struct {
 	test     func(*match.Card, *match.Context) bool
 	inBattle bool
 }{
-	{"attacks", "this"}:        {fx.AttackConfirmed, false},
-	{"attack_blocked", "this"}: {fx.Blocked, true},
-	{"blocks", "this"}:         {fx.Blocks, true},
-	{"unblocked", "this"}:      {fx.WheneverThisAttacksPlayerAndIsntBlocked, false},
-	{"turn_ends", "yours"}:     {fx.EndOfMyTurnCreatureBZ, false},
+	{"attacks", "this"}:         {fx.AttackConfirmed, false},
+	{"attack_blocked", "this"}:  {fx.Blocked, true},
+	{"blocks", "this"}:          {fx.Blocks, true},
+	{"unblocked", "this"}:       {fx.WheneverThisAttacksPlayerAndIsntBlocked, false},
+	{"turn_ends", "yours"}:      {fx.EndOfMyTurnCreatureBZ, false},
 	{"enters", "another_yours"}: {fx.AnotherOwnCreatureSummoned, false},
 }
 
@@ -417,6 +403,18 @@ func registerEngineCards() {
 	for jp, en := range realNames {
 		if uid, ok := byName[strings.ToLower(en)]; ok {
 			realCards[jp] = uid
+		}
+	}
+}
+
+// addBattlePower adds n to c's power captured by the battle being fought (the engine's Battle event), if any:
+// the value the engine compares, as its own battle-time bonuses change it (Tajimal, dm10/initiate.go:152).
+func addBattlePower(c *match.Card, ctx *match.Context, n int) {
+	if b, ok := ctx.Event.(*match.Battle); ok {
+		if b.Attacker == c {
+			b.AttackerPower += n
+		} else if b.Defender == c {
+			b.DefenderPower += n
 		}
 	}
 }

@@ -42,13 +42,13 @@ type cardState struct {
 	ID string `json:"virtualId"`
 }
 
-func (c *conn) SetReadLimit(int64)                   {}
-func (c *conn) SetReadDeadline(t time.Time) error    { return nil }
-func (c *conn) SetPongHandler(func(string) error)    {}
-func (c *conn) ReadMessage() (int, []byte, error)    { select {} }
-func (c *conn) SetWriteDeadline(t time.Time) error   { return nil }
+func (c *conn) SetReadLimit(int64)                    {}
+func (c *conn) SetReadDeadline(t time.Time) error     { return nil }
+func (c *conn) SetPongHandler(func(string) error)     {}
+func (c *conn) ReadMessage() (int, []byte, error)     { select {} }
+func (c *conn) SetWriteDeadline(t time.Time) error    { return nil }
 func (c *conn) WriteMessage(t int, data []byte) error { return nil }
-func (c *conn) Close() error                         { return nil }
+func (c *conn) Close() error                          { return nil }
 
 func (c *conn) WriteJSON(v interface{}) error {
 	b, err := json.Marshal(v)

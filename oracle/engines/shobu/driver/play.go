@@ -19,7 +19,7 @@ import (
 
 const (
 	fillerUID  = "af3bc221-1cc2-4f58-83ea-2673ac2c66c5" // Immortal Baron, Vorg: the deck filler of the engine's tests
-	padding    = 20                                      // untracked cards under a deck the case leaves unsaid
+	padding    = 20                                     // untracked cards under a deck the case leaves unsaid
 	waitLimit  = 5 * time.Second
 	zoneFields = "battlefield shields hand deck graveyard mana"
 )
@@ -115,7 +115,7 @@ func playCase(req *request) reply {
 	defer g.close()
 	g.script, g.late = req.Script, map[int]string{}
 	r.Checkpoints = append(r.Checkpoints, checkpoint{After: -1, State: g.observe()}) // before the first entry
-	pre := map[int]bool{} // script entries answered ahead (the shields the engine asks for at the attack)
+	pre := map[int]bool{}                                                            // script entries answered ahead (the shields the engine asks for at the attack)
 	for i := range req.Script {
 		var out string
 		if g.over() { // the engine ended the game (its win or its deck-out): it asks nothing more
