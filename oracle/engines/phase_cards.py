@@ -167,6 +167,11 @@ def _trigger_phrase(when: dict[str, Any], card: str) -> str:
             return f"When {card} enters"
         if watch == "another_yours":
             return f"Whenever another {cond.get('is', 'permanent')} you control enters"
+    if event == "put_into_graveyard" and cond.get("is", "creature") == "creature" and set(cond) <= {"is"}:
+        if watch == "this":
+            return f"When {card} dies"
+        if watch == "another_yours":
+            return "Whenever another creature you control dies"
     if event == "became_attacker" and watch == "this":
         n = int(cond.get("attackers_at_least", 1))
         if n == 1:

@@ -183,7 +183,9 @@ def _expected_composed(kind: str, param: dict[str, Any]) -> list[str]:
         return [f'"type": "AddKeyword", "keyword": "{phase_cards.KEYWORDS[g].replace(" ", "")}"'
                 for g in param.get("grants") or []]
     when = param["when"]
-    out = ['"mode": "ChangesZone"' if when["event"] == "entered" else '"mode": "Attacks"']
+    out = ['"mode": "Attacks"' if when["event"] == "became_attacker" else '"mode": "ChangesZone"']
+    if when["event"] == "put_into_graveyard":
+        out.append('"origin": "Battlefield", "destination": "Graveyard"')
     n = (when.get("condition") or {}).get("attackers_at_least")
     if n:
         out.append(f'"type": "MinCoAttackers", "minimum": {int(n) - 1}')

@@ -252,6 +252,14 @@ def _copy_enters_with_the_battle_s_counters(original: Any) -> Any:
     return enter_battlefield
 
 
+def _leaving_abilities_do_not_look_back(original: Any) -> Any:
+    def fire(st: Any, event: str, about: str, *, before: Any = None, controller: Any = None, types: Any = None,
+             **data: Any) -> None:
+        # read: a leaves-the-battlefield ability triggers only on a permanent still on the battlefield after the event
+        original(st, event, about, controller=controller, types=types, **data)
+    return fire
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("mtg-protector-attacks-own-battle", "mtg", "mtg:310.8b",
            "310.8b バトルを守る者は、それを攻撃できない。",
@@ -348,4 +356,10 @@ MUTANTS: tuple[Mutant, ...] = (
            "a permanent entering as a copy of a battle enters with the counters the battle has now, not its printed "
            "defense",
            (Patch(BATTLES + "enter_battlefield", _copy_enters_with_the_battle_s_counters),)),
+    Mutant("mtg-leaving-abilities-do-not-look-back", "mtg", "mtg:603.10a",
+           "Some zone-change triggers look back in time. These are leaves-the-battlefield abilities",
+           "a leaves-the-battlefield ability triggers only on permanents still on the battlefield after the event: "
+           "\"When this creature dies\" never triggers, nor does the ability of a creature dying with the one it "
+           "watches",
+           (Patch(TRIGGERS + "fire", _leaving_abilities_do_not_look_back),)),
 )

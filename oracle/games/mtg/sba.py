@@ -74,6 +74,9 @@ def _check_once(st: State, script: Script) -> bool:
             continue
         chosen.append((bid, choose_protector(st, script, b, st.c(CR310_10))))
 
+    # 603.10a: leaves-the-battlefield abilities look back in time, at the permanents as they are now
+    before = [(c, c.controller) for c in st.battlefield()] if to_graveyard else []
+    leaving = [(cid, st.card(cid).controller, st.types(st.card(cid))) for cid, _ in to_graveyard]
     with st.trace.simultaneous():
         for p in losers:
             st.trace.emit("lost", st.c(CR704_5A), player=p)
@@ -90,6 +93,8 @@ def _check_once(st: State, script: Script) -> bool:
             st.board.zones[(st.board.holder(c), c.zone)].remove(c.id)
             c.props["ceased"] = True
             st.trace.emit("ceased_to_exist", st.c(CR704_5D), card=c.id)
+    for cid, controller, types in leaving:  # 603.6c: each triggers what watched it
+        st.fire_event(st, "put_into_graveyard", cid, before=before, controller=controller, types=types)
     st.lost.update(losers + drew_from_empty)  # 704.3: at once (104.4a: all of them at once is a draw)
     for p in losers:
         _lose(st, p)

@@ -14,11 +14,11 @@ from typing import Any
 from ...core.board import Card
 from ...core.compose import SUBJECT, THIS, Triggered, compositions, watched
 from ...core.script import Refusal, Script
-from .clauses import CR508_1M, CR603_3D, CR603_5, CR603_6A, CR608_2B
+from .clauses import CR508_1M, CR603_3D, CR603_5, CR603_6A, CR603_6C, CR603_10A, CR608_2B
 from .abilities import COMPOSED_EFFECTS, SHORTHAND
 from .state import StackItem, State, every, matches
 
-EVENT_CLAUSES = {"entered": CR603_6A, "became_attacker": CR508_1M}
+EVENT_CLAUSES = {"entered": CR603_6A, "became_attacker": CR508_1M, "put_into_graveyard": CR603_6C}
 """The clause a composed trigger's ``triggered`` and ``resolved`` entries carry, by its event."""
 
 
@@ -32,27 +32,40 @@ def triggered_abilities(c: Card) -> list[Triggered]:
 
 # -- triggering (603.2) ------------------------------------------------------------------------------------------
 
-def fire(st: State, event: str, about: str, **data: Any) -> None:
+def fire(st: State, event: str, about: str, *, before: list[tuple[Card, str]] | None = None,
+         controller: str | None = None, types: list[str] | None = None, **data: Any) -> None:
     """603.2: an event about permanent ``about`` happened; every composed triggered ability of a permanent on the
     battlefield (603.6a: the newcomers included) whose trigger matches it triggers: it waits in ``st.pending`` for
-    the next time a player would receive priority, and a ``triggered`` entry says so."""
+    the next time a player would receive priority, and a ``triggered`` entry says so. A leaves-the-battlefield event
+    looks back in time (603.10a): ``before`` holds the permanents on the battlefield immediately before it, each with
+    its controller then (the leaving ones included), and ``controller`` and ``types`` are the leaving permanent's
+    then."""
     subject = st.card(about)
-    for c in st.battlefield():
+    watchers = before if before is not None else [(c, c.controller) for c in st.battlefield()]
+    _trigger(st, event, about, controller or subject.controller, types if types is not None else st.types(subject),
+             watchers, data)
+
+
+def _trigger(st: State, event: str, about: str, about_controller: str, about_types: list[str],
+             watchers: list[tuple[Card, str]], data: dict[str, Any]) -> None:
+    for c, controller in watchers:
         for ab in triggered_abilities(c):
             w = ab.when
-            if w.event != event or not watched(w.watch, c.controller, c.id, about, subject.controller):
+            if w.event != event or not watched(w.watch, controller, c.id, about, about_controller):
                 continue
-            if not _event_condition(st, w.condition, subject, data):
+            if not _event_condition(about_types, w.condition, data):
                 continue
-            st.pending.append(StackItem(c.id, c.controller, ab.name, [], {"composed": ab, "subject": about, **data}))
-            st.trace.emit("triggered", st.c(EVENT_CLAUSES[event]), card=c.id, ability=ab.name, player=c.controller)
+            st.pending.append(StackItem(c.id, controller, ab.name, [], {"composed": ab, "subject": about, **data}))
+            looked_back = c.zone != "battlefield"  # 603.10a: it left too, and triggers as it was
+            st.trace.emit("triggered", st.c(CR603_10A if looked_back else EVENT_CLAUSES[event]), card=c.id,
+                          ability=ab.name, player=controller)
 
 
-def _event_condition(st: State, cond: dict[str, Any] | None, subject: Card, data: dict[str, Any]) -> bool:
+def _event_condition(types: list[str], cond: dict[str, Any] | None, data: dict[str, Any]) -> bool:
     if not cond:
         return True
     kind = cond.get("is")
-    if kind is not None and kind != "permanent" and kind not in st.types(subject):
+    if kind is not None and kind != "permanent" and kind not in types:
         return False
     least = cond.get("attackers_at_least")
     return least is None or data.get("attackers", 0) >= least

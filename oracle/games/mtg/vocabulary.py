@@ -162,10 +162,14 @@ FILTER = Mapping((
     Field("other", Bool(), False, "false (true: not the ability's own card)"),
 ))
 """A target's filter, a static ability's affected cards, an event condition's entering card."""
-TRIGGER_EVENTS = ("entered", "became_attacker")
+TRIGGER_EVENTS = ("entered", "became_attacker", "put_into_graveyard")
 """A composed trigger's events: ``entered`` -- a permanent enters the battlefield (603.6a; the trace's
 ``moved {to: battlefield}`` or ``token_created``); ``became_attacker`` -- a creature is declared as an attacker
-(508.1m; the trace's ``became_attacker``)."""
+(508.1m; the trace's ``became_attacker``); ``put_into_graveyard`` -- a permanent is put into a graveyard from the
+battlefield (603.6c: "When this creature dies", "Whenever a creature is put into a graveyard from the battlefield";
+the trace's ``moved {from: battlefield, to: graveyard}``), looking back in time (603.10a): the abilities of the
+permanents on the battlefield immediately before, those leaving with it included, with their controllers and the
+leaving permanent's types of that moment."""
 EVENT_CONDITION = Mapping((
     Field("is", OneOf(KINDS[:4]), None, "any permanent"),
     Field("attackers_at_least", Int(minimum=1), None, "any number"),
