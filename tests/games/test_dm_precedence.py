@@ -70,6 +70,12 @@ def blocker(cid: str, **kw) -> dict:
     return {"id": cid, "card": BLOCKER, "power": 1000, **kw}  # card=MUST: one that must block if able
 
 
+REVOLUTION = {"alice": {"battlefield": [{"id": "d", "card": "試作型火のドラゴンテスター", "power": 6000}],
+                        "hand": [{"id": "w", "card": "試作型水の革命チェンジテスター", "power": 1000},
+                                 {"id": "rc", "card": "試作型革命チェンジテスター", "power": 1000}]},
+              "bob": {"shields": shields("s1")}}
+
+
 # (id, documented line, board, script before the decision, the decision, ruleset, answered first, also broken
 # or None when only one reason applies)
 CASES = [
@@ -189,6 +195,17 @@ CASES = [
       "bob": {"shields": [{"id": "st", "card": "試験用Ｓ・トリガードロー"}], "deck": 2}},
      [atk("a", "bob"), {"alice": {"choose_shield": "st"}}], {"bob": {"use": "h1"}}, RULESET,
      "unknown_object", "not_offered"),
+    # 革命チェンジ's declaration (CR506.3b, current rules): a fire dragon attacks, a water and a fire change in hand
+    ("change-malformed-before-condition", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"use": {"card": "w", "discard": "s1"}}}, CURRENT,
+     "malformed_decision", "revolution_change_condition"),
+    ("change-unknown-before-condition", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"use": "w9"}}, CURRENT, "unknown_object",
+     "revolution_change_condition"),
+    ("change-condition", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"use": "w"}}, CURRENT, "revolution_change_condition", None),
+    ("change-decline-not-offered", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"decline": "w"}}, CURRENT, "not_offered", None),
     ("target-unknown", "`choose_target`",
      {"alice": {"battlefield": [{"id": "k", "card": "試験用アタック破壊", "power": 1000}]},
       "bob": {"battlefield": [vanilla("c", 1000)], "shields": shields("s1")}},

@@ -15,12 +15,14 @@ from ...core.board import Card
 from ...core.game import run_procedure
 from ...core.script import Decision, GameOver, Refusal, Script
 from ...model import CaseReply, CaseRequest
-from .abilities import Trigger, apply, destroy, enter, fire, flush, slayer, tap, triggers
-from .clauses import (
-    A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR113_6, CR113_6A, CR507_1A, CR507_1B, E1,
-    N1, N2, N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
+from .abilities import (
+    Trigger, announce, apply, destroy, enter, fire, flush, leave, resolve_all, slayer, sources_follow, tap, triggers,
 )
-from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
+from .clauses import (
+    A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR113_6, CR113_6A, CR506_3B, CR507_1A,
+    CR507_1B, CR603_2F, CR701_26A, E1, N1, N2, N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
+)
+from .editions import IMMEDIATE_DIRECT_ATTACK, REVOLUTION_CHANGE, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
 from .legality import card_among, card_arg, decide, known
 from .state import State, breaks, build, could_attack, creatures, in_play, is_source, power, project, sick
 
@@ -167,7 +169,8 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
             tap(st, card.id, declare)
             st.trace.emit("attacked", declare, card=card.id, target=target)
     if start in (None, "attack_triggers"):
-        fire(st, script, triggers(st, "attacks", card), A2 if at_player else C2)
+        attack_triggers(st, script, card, A2 if at_player else C2)
+        card = st.card(st.attacker)                 # CR701.26a: a 革命チェンジ put another creature in its place
     blocker = block_step(st, script, card, defender, A3 if at_player else C3)
     if blocker is not None:
         blocked(st, script, card, blocker)
@@ -189,6 +192,92 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
     st.chosen_last = st.shield_chosen               # U3 still answers a block attempted right after this attack
     end_of_battle(st)                               # no battle happened: nothing 'そのバトルの間' is left either
     st.attacker, st.target, st.shield_chosen = None, None, False
+
+
+def attack_triggers(st: State, script: Script, card: Card, clause: str) -> None:
+    """A2/C2: the attack triggers trigger (one moment); under the current rules (506.3b, 603.2f) the attacking player
+    then declares the 革命チェンジ of cards in the hand, each triggering as it is declared; the attacking player's
+    triggers resolve (506.3c: those of the attack first, then the declared changes, X-revolution-change), then the
+    defender's (506.3e)."""
+    pending = triggers(st, "attacks", card)
+    announce(st, pending, clause)
+    changes = revolution_declarations(st, script, card) if st.ruleset in REVOLUTION_CHANGE else []
+    if not changes:
+        resolve_all(st, script, pending, clause)
+        return
+    resolve_all(st, script, [t for t in pending if t.card.controller == st.active], clause)
+    for rc in changes:
+        revolution_change(st, script, rc, card, clause)
+    resolve_all(st, script, [t for t in pending if t.card.controller != st.active], clause)
+
+
+def change_allowed(rc: Card, attacker: Card) -> bool:
+    """Whether ``attacker`` is of the condition of ``rc``'s 革命チェンジ (「自分の[条件]のクリーチャー」): civ -- one of
+    them among the attacker's civilizations (props.civ); race -- a race of the attacker holding the word (203.2);
+    min_cost -- the attacker's cost at least N. The attacker is the attacking player's own creature already."""
+    cond = rc.params("revolution_change")[0] or {}
+    civ = cond.get("civ")
+    if civ is not None:
+        have = attacker.props.get("civ")
+        have = {have} if isinstance(have, str) else set(have or ())
+        if not ({civ} if isinstance(civ, str) else set(civ)) & have:
+            return False
+    race = cond.get("race")
+    if race is not None and not any(race in r for r in attacker.definition.get("subtypes", [])):
+        return False
+    low = cond.get("min_cost")
+    cost = attacker.definition.get("cost")
+    return low is None or (isinstance(cost, int) and cost >= low)
+
+
+def revolution_declarations(st: State, script: Script, attacker: Card) -> list[Card]:
+    """CR506.3b / 603.2f: the attacking player declares (`use`) or not (`decline`), one by one in any order, each
+    革命チェンジ card of their hand whose condition the attacker meets; a declared one triggers (`triggered`). A `use`
+    of a 革命チェンジ card of the hand whose condition the attacker does not meet is ``revolution_change_condition``."""
+    answered: set[str] = set()
+    declared: list[Card] = []
+
+    def open_cards() -> list[str]:
+        return [c.id for c in st.board.in_zone(st.active, "hand")
+                if c.has("revolution_change") and c.id not in answered and change_allowed(c, attacker)]
+
+    while (offered := open_cards()):
+        def validate(d: Decision, offered: list[str] = offered) -> Card:
+            cid = card_arg(d, "card")
+            known(st, cid)
+            if cid not in offered:
+                other = st.board.cards.get(cid)
+                if (d.kind == "use" and other is not None and other.zone == "hand" and other.owner == st.active
+                        and other.has("revolution_change") and cid not in answered):
+                    raise Refusal("revolution_change_condition",
+                                  f"{attacker.id} is not of the condition of {cid}'s 革命チェンジ", clause=CR506_3B)
+                raise Refusal("not_offered", f"offered: {offered}")
+            return st.card(cid)
+
+        d, card = decide(st, script, st.active, ("use", "decline"), CR506_3B, validate)
+        answered.add(card.id)
+        if d.kind == "use":
+            st.trace.emit("triggered", CR603_2F, card=card.id, ability="revolution_change", player=st.active)
+            declared.append(card)
+    return declared
+
+
+def revolution_change(st: State, script: Script, rc: Card, attacker: Card, clause: str) -> None:
+    """A declared 革命チェンジ resolves: the attacker and this card of the hand change places in one moment (701.26a:
+    the attacker, with its evolution sources, to the hand; this card into the battle zone with the attacker's
+    position -- tapped -- and state: it is the attacking creature now); its 「出た時」 abilities trigger once the change
+    has resolved. When either card has already left its zone, nothing is swapped (701.26b)."""
+    st.trace.emit("resolved", clause, card=rc.id, ability="revolution_change", player=rc.controller)
+    if not in_play(st, attacker.id) or st.attacker != attacker.id or rc.zone != "hand":
+        return
+    tapped = attacker.tapped
+    with st.trace.simultaneous():
+        leave(st, attacker.id, "hand", CR701_26A)
+        sources_follow(st, attacker.id, CR701_26A, "hand")
+        enter(st, rc.id, CR701_26A)
+        rc.tapped = tapped
+    st.attacker = rc.id
+    flush(st, script, CR701_26A)
 
 
 def block_step(st: State, script: Script, attacker: Card, defender: str, clause: str) -> Card | None:

@@ -16,6 +16,7 @@ from ...core.params import (
     Field,
     Int,
     Keyed,
+    ListOf,
     Mapping,
     Named,
     Noted,
@@ -97,10 +98,12 @@ DECISIONS = specs(
     DecisionSpec("use", "card (or {card: card, discard?: card})",
                  "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now; CR113.6 (current rules): declare it, in any "
                  "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards; an optional "
-                 "composed ability (してもよい) as it resolves: use it (naming its card)"),
+                 "composed ability (してもよい) as it resolves: use it (naming its card); CR506.3b (current rules): "
+                 "declare the 革命チェンジ of a card in the hand when a creature meeting its condition attacks"),
     DecisionSpec("decline", "card (or {card: card})",
                  "U5/N7/CR113.6: do not use (declare) the Ｓ・トリガー or Ｓ・バック offered now; N2: do not tap the "
-                 "ダイナモ offered at the beginning of a battle; an optional composed ability: decline it"),
+                 "ダイナモ offered at the beginning of a battle; an optional composed ability: decline it; CR506.3b: do "
+                 "not declare the 革命チェンジ offered"),
     DecisionSpec("choose_target", "card | [card, ...]",
                  "The controller of a resolving effect chooses its target; a composed ability's target of N "
                  "creatures (count: N) is one list of N different ids (fewer when fewer qualify)"),
@@ -149,6 +152,10 @@ REASONS = {
     "evolution_source": "the card is an evolution source (進化元) under a creature: a card in the battle zone, not a "
                         "creature (it does not attack, block or get attacked)",
     "not_in_hand": "discard: the card is not in the discarding player's hand",
+    "revolution_change_condition": "CR506.3b (current rules): the 革命チェンジ of a card in the attacking player's hand "
+                                   "is declared only when the attacking creature is of its condition (「自分の[条件]の"
+                                   "クリーチャーが攻撃する時」: civilization, race, cost); a `use` of one whose "
+                                   "condition the attacker does not meet is refused",
 }
 
 ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
@@ -200,6 +207,34 @@ EFFECT_NOTES = ("what a FILTER omits is the effect's default: controller opponen
 
 
 _EFFECTS = Noted(EFFECTS, EFFECT_NOTES)
+
+@dataclass(frozen=True, slots=True)
+class Text(Param):
+    """A non-empty word of the card's own text (a race: 203.2)."""
+
+    def check(self, value, loc, ctx):
+        return [] if self.fits(value) and value else self.expected(value, loc)
+
+    def grammar(self):
+        return "text"
+
+    def fits(self, value):
+        return isinstance(value, str)
+
+    def sample(self, ctx):
+        return "ドラゴン"
+
+
+CIVILIZATION = OneOf(CIVILIZATIONS)
+CHANGE_CONDITION = Named("CHANGE_CONDITION", Omittable(Mapping((
+    Field("civ", Alternatives((CIVILIZATION, ListOf(CIVILIZATION, 1))), None, "any civilization"),
+    Field("race", Text(), None, "any race"),
+    Field("min_cost", Int(minimum=0), None, "any cost"),
+)), {}, "any creature of yours"))
+"""革命チェンジ's condition on the attacking creature (procedure.change_allowed): 「火または自然の」 (civ: one of them,
+props.civ of the attacker), 「ドラゴン」 (race: a race whose name holds the word, 203.2), 「コスト5以上の」 (min_cost:
+the attacker's printed cost at least N)."""
+
 
 # -- composed abilities (oracle.core.compose; issue 25) -------------------------------------------------------
 
@@ -348,6 +383,17 @@ ABILITIES = specs(
                 "such creature; the seed's one blocker: one of them, X-blocks-if-able-seed), else "
                 "`required_blocker_left_out`; the last used blocks (RD-2021-09-07). Without ブロッカー it requires "
                 "nothing", "CR507.1b (総合ゲームルール Ver.1.48)"),
+    AbilitySpec("revolution_change", CHANGE_CONDITION,
+                "革命チェンジ―[条件] 「自分の[条件]のクリーチャーが攻撃する時、そのクリーチャーと手札にあるこのクリーチャーを"
+                "入れ替えてもよい」 (current rules): when a creature of its controller meeting the condition is "
+                "designated to attack, this card in the hand may be declared (`use`/`decline`, CR506.3b; it "
+                "triggers when declared, CR603.2f: `triggered`); it resolves among the attacking player's attack "
+                "triggers, after those that triggered at the attack (X-revolution-change): the attacker (and its "
+                "evolution sources) goes to the hand and this card comes into the battle zone in one moment of "
+                "`moved`, tapped and attacking in its place (CR701.26a); its 「出た時」 (enters) abilities trigger, its "
+                "「攻撃する時」 ones do not (506.3a); it is put into the battle zone this turn (summoning_sick, "
+                "301.5). Condition: civ (any of them), race (203.2: a race holding the word), min_cost",
+                "CR506.3b, CR603.2f, CR701.26a (総合ゲームルール Ver.1.48)"),
     AbilitySpec("cannot_attack", NONE, "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
     AbilitySpec("speed_attacker", NONE, "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
     AbilitySpec("evolution", NONE, "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
