@@ -311,6 +311,51 @@ def _required_even_if_unable(original: Any) -> Any:
     return required_blockers
 
 
+# -- 革命チェンジ (CR506.3b, CR603.2f, CR701.26a; reading X-revolution-change) --------------------------------------
+
+def _change_fires_attack_triggers(original: Any) -> Any:
+    g = original.__globals__
+
+    def revolution_change(st: Any, script: Any, rc: Any, attacker: Any, clause: str) -> None:
+        """Read: the creature put in attacks anew, so its 「攻撃する時」 abilities trigger (506.3a missed)."""
+        original(st, script, rc, attacker, clause)
+        if st.attacker == rc.id:
+            g["fire"](st, script, g["triggers"](st, "attacks", rc), clause)
+    return revolution_change
+
+
+def _change_enters_untapped(original: Any) -> Any:
+    def revolution_change(st: Any, script: Any, rc: Any, attacker: Any, clause: str) -> None:
+        """Read: the card put into the battle zone comes in untapped, as a card put there usually does (701.26a's
+        位相を引き継ぎます missed)."""
+        original(st, script, rc, attacker, clause)
+        if st.attacker == rc.id:
+            rc.tapped = False
+    return revolution_change
+
+
+def _change_any_attacker(original: Any) -> Any:
+    def change_allowed(rc: Any, attacker: Any) -> bool:
+        """Read: 革命チェンジ may be declared for any attacking creature of its player (the condition ignored)."""
+        return True
+    return change_allowed
+
+
+def _change_after_defenders(original: Any) -> Any:
+    g = original.__globals__
+
+    def attack_triggers(st: Any, script: Any, card: Any, clause: str) -> None:
+        """Read: the declared changes wait until every attack trigger has resolved, the defender's included
+        (506.3c/506.3e's order missed)."""
+        pending = g["triggers"](st, "attacks", card)
+        g["announce"](st, pending, clause)
+        changes = g["revolution_declarations"](st, script, card) if st.ruleset in g["REVOLUTION_CHANGE"] else []
+        g["resolve_all"](st, script, pending, clause)
+        for rc in changes:
+            g["revolution_change"](st, script, rc, card, clause)
+    return attack_triggers
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("dm-tie-destroys-attacker-only", "duelmasters", "duelmasters:B4",
            "パワーが同じ場合、両方「負け」となり",
@@ -397,4 +442,21 @@ MUTANTS: tuple[Mutant, ...] = (
            "during an attack a destroyed creature goes to the graveyard even when a 「墓地に置くかわりに」 "
            "replacement applies to it",
            (Patch(AB + "destroyed_to", _loser_always_to_graveyard),)),
+    Mutant("dm-revolution-change-attacks-anew", "duelmasters", "duelmasters:CR701.26a",
+           "（革命チェンジやJ チェンジで入れ替えられたクリーチャーは攻撃状態にあります）",
+           "the creature a 革命チェンジ puts into the battle zone triggers its own 「攻撃する時」 abilities, as if "
+           "designated to attack",
+           (Patch(R + "revolution_change", _change_fires_attack_triggers),)),
+    Mutant("dm-revolution-change-enters-untapped", "duelmasters", "duelmasters:CR701.26a",
+           "入れ替えられたクリーチャーやタマシードは入れ替える前のクリーチャーやタマシードの位相と状態を引き継ぎます",
+           "the creature a 革命チェンジ puts into the battle zone comes in untapped",
+           (Patch(R + "revolution_change", _change_enters_untapped),)),
+    Mutant("dm-revolution-change-any-attacker", "duelmasters", "duelmasters:CR506.3b",
+           "使用宣言が必要な誘発型能力とは、ニンジャ・ストライクや革命チェンジなど、非公開ゾーンで誘発する能力を指します。",
+           "a 革命チェンジ may be declared whatever the attacking creature (its condition is not checked)",
+           (Patch(R + "change_allowed", _change_any_attacker),)),
+    Mutant("dm-revolution-change-after-defenders-triggers", "duelmasters", "duelmasters:CR506.3b",
+           "使用する場合、まずターン・プレイヤー側が使用するものをすべて宣言します。",
+           "a declared 革命チェンジ resolves after every attack trigger, the defender's included",
+           (Patch(R + "attack_triggers", _change_after_defenders),)),
 )

@@ -30,7 +30,8 @@ def test_every_edition_in_one_run(suite):
     results = run_suite(ReferenceEngine(), suite, games=["mtg", "duelmasters"], ruleset="all")
     cov = _coverage([results])
     assert cov["mtg"] == (_testable("mtg"), _testable("mtg")) and _testable("mtg") == 88
-    assert cov["duelmasters"] == (_testable("duelmasters"), 45)  # 44, and CR507.1b (blocks_if_able)
+    assert cov["duelmasters"] == (_testable("duelmasters"), 48)  # 44, CR507.1b (blocks_if_able), CR506.3b, CR603.2f,
+    # CR701.26a (革命チェンジ)
     by_case: dict[str, set[str]] = {}
     for c in results.cases:
         by_case.setdefault(c.id, set()).add(c.ruleset)
