@@ -8,6 +8,7 @@ game (clause ids are written out: ``duelmasters:U8``).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..core.script import GameOver, Refusal
@@ -356,6 +357,46 @@ def _change_after_defenders(original: Any) -> Any:
     return attack_triggers
 
 
+# -- summoning and evolving (CR301.1, CR112.2a, CR801.1; reading X-summon) ----------------------------------------
+
+def _multicolored_pays_all(original: Any) -> Any:
+    g = original.__globals__
+
+    def pays(creature: Any, mana: list[Any]) -> bool:
+        """Read: a multicolored mana card pays every civilization it has (112.2a's example missed)."""
+        cost = creature.definition.get("cost")
+        have = set().union(*(g["civilizations"](m) for m in mana)) if mana else set()
+        return isinstance(cost, int) and len(mana) == cost and g["civilizations"](creature) <= have
+    return pays
+
+
+def _extra_mana_allowed(original: Any) -> Any:
+    def pays(creature: Any, mana: list[Any]) -> bool:
+        """Read: more cards than the cost may be tapped, as long as some of them pay it (112.2c missed)."""
+        cost = creature.definition.get("cost")
+        return original(creature, mana) or (isinstance(cost, int) and len(mana) > cost and any(
+            original(creature, list(c)) for c in itertools.combinations(mana, cost)))
+    return pays
+
+
+def _evolution_onto_any(original: Any) -> Any:
+    def source_allowed(evolution: Any, source: Any, player: str) -> bool:
+        """Read: an evolution creature goes onto any creature in the battle zone (801.1a's 適正な進化元 missed)."""
+        return source.zone == "battlefield" and not source.props.get("under")
+    return source_allowed
+
+
+def _summon_any_time(original: Any) -> Any:
+    g = original.__globals__
+
+    def open_kinds(st: Any) -> tuple[str, ...]:
+        """Read: a creature may be summoned at any open point of the turn, between attacks too (301.1's
+        自分のメインステップに missed)."""
+        kinds = ("attack", "tap_ability", "end_turn")
+        return kinds + ("summon",) if st.ruleset in g["SUMMONING"] else kinds
+    return open_kinds
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("dm-tie-destroys-attacker-only", "duelmasters", "duelmasters:B4",
            "パワーが同じ場合、両方「負け」となり",
@@ -459,4 +500,21 @@ MUTANTS: tuple[Mutant, ...] = (
            "使用する場合、まずターン・プレイヤー側が使用するものをすべて宣言します。",
            "a declared 革命チェンジ resolves after every attack trigger, the defender's included",
            (Patch(R + "attack_triggers", _change_after_defenders),)),
+    Mutant("dm-multicolored-mana-pays-every-civilization", "duelmasters", "duelmasters:CR112.2a",
+           "1 枚で火と闇と自然すべてを持つ多色カードをタップしても、それで全ての文明を満たしたことにはならず",
+           "one multicolored mana card pays every civilization it has",
+           (Patch(R + "pays", _multicolored_pays_all),)),
+    Mutant("dm-extra-mana-allowed", "duelmasters", "duelmasters:CR112.2a",
+           "さらにマナゾーンのカードのマナシンボル上に書かれた数値の合計がコストと同じ数になるように",
+           "more mana cards than the cost may be tapped, as long as some of them pay it",
+           (Patch(R + "pays", _extra_mana_allowed),)),
+    Mutant("dm-evolution-onto-any-creature", "duelmasters", "duelmasters:CR801.1",
+           "801.1a 適正な進化元がなければ進化クリーチャーをバトルゾーンに出すことはできません。",
+           "an evolution creature may be put onto any creature in the battle zone, the opponent's or one not of its "
+           "condition",
+           (Patch(R + "source_allowed", _evolution_onto_any),)),
+    Mutant("dm-summon-between-attacks", "duelmasters", "duelmasters:CR301.1",
+           "301.1. ターン・プレイヤーは、自分のメインステップにクリーチャーを手札から召喚することができます。",
+           "a creature may be summoned at any open point of the turn, after an attack too",
+           (Patch(R + "open_kinds", _summon_any_time),)),
 )

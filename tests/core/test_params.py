@@ -125,6 +125,8 @@ CASES = [
     ("duelmasters", "{revolution_change: {min_cost: five}}", ".revolution_change.min_cost",
      "min_cost: expected int >= 0, got 'five'"),
     ("duelmasters", "{revolution_change: {civ: [fire, 2]}}", ".revolution_change.civ[1]", "2 is not one of light"),
+    ("duelmasters", "{evolution: {civ: red}}", ".evolution.civ", "'red' is not one of light | water | darkness"),
+    ("duelmasters", "{evolution: {race: 1}}", ".evolution.race", "evolution.race: expected text, got 1"),
     ("mtg", "{draw: many}", ".draw", "draw: expected int >= 1, got 'many'"),
     ("mtg", "{flying: 2}", ".flying", "flying takes no parameter (write the name alone), got 2"),
     ("mtg", "{become_creature: {power: 3}}", ".become_creature", "missing field 'toughness'"),

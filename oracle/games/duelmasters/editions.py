@@ -25,3 +25,7 @@ EVOLUTION_SOURCES = frozenset({CURRENT})
 # The keyword (2016) is later than the seed's era, whose procedure has no declaration: under the seed's ruleset a
 # card's revolution_change is never offered (assumption X-revolution-change-edition).
 REVOLUTION_CHANGE = frozenset({CURRENT})
+# CR301.1/701.3a/112.2a/801.1 (Ver.1.48): the main step before the attacks, where the turn player summons creatures
+# of the hand by tapping mana (`summon`). The seed describes the attack procedure only: under its ruleset a case
+# starts at the attacks, and no summon is asked (assumption X-summon).
+SUMMONING = frozenset({CURRENT})

@@ -51,7 +51,8 @@ EVENTS = specs(
               "A triggered ability of `card` triggers; `player` is the card's controller", "card"),
     EventSpec("resolved", ("card", "ability", "player"),
               "A triggered ability of `card` resolves; `player` is the card's controller", "card"),
-    EventSpec("tapped", ("card",), "A creature is tapped (to attack, to block, or as a tap ability's cost)", "card"),
+    EventSpec("tapped", ("card",), "A creature is tapped (to attack, to block, or as a tap ability's cost), or a "
+              "mana-zone card to pay a summon's cost (CR112.2a)", "card"),
     EventSpec("untapped", ("card",), "A tapped creature is untapped by an effect (an untap effect on an untapped "
               "creature does nothing: no event)", "card"),
     EventSpec("attacked", ("card", "target"),
@@ -111,6 +112,13 @@ DECISIONS = specs(
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
     DecisionSpec("discard", "card", "discard: the discarding player chooses a card of their hand to discard"),
     DecisionSpec("end_turn", "null", "E1: the active player ends the turn (end-of-turn effects resolve)"),
+    DecisionSpec("summon", "card (or {card: card, mana?: [card, ...], onto?: card})",
+                 "CR301.1/701.3a (current rules): in the main step (before the case's first attack or tap ability) "
+                 "the active player summons a creature of their hand, tapping the untapped cards of their mana zone "
+                 "named by `mana` (none by default) to pay its cost (112.2a: one card for each of its "
+                 "civilizations, a multicolored card counting as one; as many cards as the cost, no more: 112.2c); "
+                 "an evolution creature names its source `onto` (801.1: a creature of the summoner's of its "
+                 "進化 condition)"),
 )
 
 REASONS = {
@@ -151,7 +159,16 @@ REASONS = {
     "illegal_target": "the chosen card is not a legal target of the effect",
     "evolution_source": "the card is an evolution source (進化元) under a creature: a card in the battle zone, not a "
                         "creature (it does not attack, block or get attacked)",
-    "not_in_hand": "discard: the card is not in the discarding player's hand",
+    "not_in_hand": "discard: the card is not in the discarding player's hand; summon (CR301.1): the card is not in "
+                   "the summoning player's hand",
+    "not_a_creature": "summon (CR301.1): only a creature is summoned (a spell is cast, which the suite does not model)",
+    "mana_not_available": "summon (CR112.2a): a card named to pay is not an untapped card of the summoner's mana zone",
+    "cost_not_paid": "summon (CR112.2a, 112.2c): the mana cards named do not pay the cost exactly -- as many cards as "
+                     "the cost, no more, with a different card for each civilization of the creature (a multicolored "
+                     "card counts as one of its civilizations)",
+    "illegal_evolution_source": "summon (CR801.1a): an evolution creature goes onto a legal source only -- a creature "
+                                "of the summoner's battle zone of its 進化 condition (`onto`); none named, or another "
+                                "card, is refused",
     "revolution_change_condition": "CR506.3b (current rules): the 革命チェンジ of a card in the attacking player's hand "
                                    "is declared only when the attacking creature is of its condition (「自分の[条件]の"
                                    "クリーチャーが攻撃する時」: civilization, race, cost); a `use` of one whose "
@@ -234,6 +251,9 @@ CHANGE_CONDITION = Named("CHANGE_CONDITION", Omittable(Mapping((
 """革命チェンジ's condition on the attacking creature (procedure.change_allowed): 「火または自然の」 (civ: one of them,
 props.civ of the attacker), 「ドラゴン」 (race: a race whose name holds the word, 203.2), 「コスト5以上の」 (min_cost:
 the attacker's printed cost at least N)."""
+
+EVOLUTION_SOURCE = Named("EVOLUTION_SOURCE", Omittable(CHANGE_CONDITION.inner.inner, {}, "any creature of yours"))
+"""進化's condition on its source (「進化―自分の[条件]のクリーチャー1体の上に置く」): the fields of CHANGE_CONDITION."""
 
 
 # -- composed abilities (oracle.core.compose; issue 25) -------------------------------------------------------
@@ -396,9 +416,12 @@ ABILITIES = specs(
                 "CR506.3b, CR603.2f, CR701.26a (総合ゲームルール Ver.1.48)"),
     AbilitySpec("cannot_attack", NONE, "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
     AbilitySpec("speed_attacker", NONE, "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
-    AbilitySpec("evolution", NONE, "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
+    AbilitySpec("evolution", EVOLUTION_SOURCE,
+                "進化クリーチャー: may attack the turn it is put into the battle zone (801.3); in a setup its "
                 "sources (進化元) are battle-zone cards marked `attached_to: <it>`, which go to the graveyard with "
-                "it when it is destroyed (CR316.3 例)", "seed ※1; CR316.3"),
+                "it when it is destroyed (CR316.3 例); summoned (`summon {card, onto}`, current rules) onto a "
+                "creature of its controller's of the condition 「進化―自分の[条件]のクリーチャー1体の上に置く」 "
+                "(801.1a), keeping that creature's position and effects (801.2)", "seed ※1; CR316.3; CR801.1"),
     AbilitySpec("w_breaker", NONE, "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
     AbilitySpec("t_breaker", NONE, "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
@@ -448,8 +471,9 @@ PLAYER_FIELDS: dict[str, str] = {}
 CARD_FIELDS = {
     "zone": "battlefield | shields | hand | deck | graveyard | mana",
     "owner": "player id",
-    "tapped": "bool: a battle-zone state; false for a card anywhere else (a card that leaves the battle zone is no "
-              "longer tapped, an evolution source that follows its creature included)",
+    "tapped": "bool: a battle-zone state, and a mana-zone one (a card tapped to pay a cost, 112.2a); false for a "
+              "card anywhere else (a card that leaves the battle zone is no longer tapped, an evolution source that "
+              "follows its creature included)",
     "power": "int | null: in the battle zone the current power (pumps included; パワーアタッカー only during its "
              "attack; battle_power_plus only until its battle ends; no power given counts 0); elsewhere the card's "
              "own power, null when it has none",
