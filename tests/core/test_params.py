@@ -235,3 +235,18 @@ def test_each_grammar_s_sample_is_accepted(game):
     for name, spec in voc.abilities.items():
         sample = spec.schema.sample(voc.ability_context)
         assert spec.schema.check(sample, (name,), voc.ability_context) == [], (name, sample)
+
+
+@pytest.mark.parametrize("props, field, words", [
+    ("{civ: red}", "props.civ", "props.civ: 'red' is not one of light | water | darkness | fire | nature"),
+    ("{civ: [fire, blue]}", "props.civ[1]", "'blue' is not one of light"),
+    ("{colour: fire}", "props.colour", "props: unknown field 'colour'; the fields are {civ?"),
+])
+def test_a_duel_masters_card_s_civilization_is_checked_when_loaded(pool_error, props, field, words):
+    """Duel Masters reads a card's civilization (props.civ: 106.2; Ｓ・バック, 革命チェンジ, 進化, a summon's cost): a
+    civilization, or a list of them, and no other prop -- else a located error at the props line."""
+    text = ("schema_version: 1\ngame: duelmasters\ncards:\n  - name: Broken\n    synthetic: true\n"
+            f"    types: [creature]\n    props: {props}\n")
+    cards, err = pool_error("duelmasters", text)
+    assert (err.path, err.line, err.field) == (str(cards), 7, f"cards[0].{field}"), str(err)
+    assert words in err.message and "card 'Broken'" in err.message, err.message

@@ -509,6 +509,9 @@ VOCABULARY = Vocabulary(
     steps=STEPS,
     players=(2, 2),
     refines={"several_attackers": "malformed_decision", "several_blockers": "malformed_decision"},
+    card_props=Mapping((Field("civ", Alternatives((CIVILIZATION, ListOf(CIVILIZATION, 1))), None, "colorless"),)),
+    # a pool card's props: its civilization(s) (106.2; none: colorless), read by Ｓ・バック, 革命チェンジ, 進化 and a
+    # summon's cost
     # an attack or a block given as a list of several ids: releases before 0.2.0 refused these as
     # malformed_decision (CHANGELOG.md); the narrower codes say which rule the shape breaks
 )
