@@ -271,6 +271,9 @@ def _check_pool_abilities(pool: CardPool, game: str, path: Path) -> None:
         problems = _check_abilities(card.abilities, voc, ("cards", i, "abilities"))
         if card.back is not None:
             problems += _check_abilities(card.back.abilities, voc, ("cards", i, "back", "abilities"))
+        if voc.card_props is not None and card.props:
+            problems += [(("cards", i) + where, msg)
+                         for where, msg in voc.card_props.check(dict(card.props), ("props",), voc.ability_context)]
         found += [(loc, f"card {card.name!r}: {msg}") for loc, msg in problems]
     if found:
         _, node = _compose(_read(path), str(path))

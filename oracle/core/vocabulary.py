@@ -81,6 +81,9 @@ class Vocabulary:
     """Final-state field -> the event kinds that change it. A ``final`` expectation on that field credits
     (asserted coverage) the clause of the last such event of the card or player; a field no event changed
     credits none."""
+    card_props: Param | None = None
+    """The grammar of a pool card's ``props`` (a :class:`~oracle.core.params.Param`, e.g. a Mapping of the
+    characteristics the engine reads: Duel Masters' ``civ``), checked when the pool loads; None: not checked."""
     waiting: dict[str, str] = field(default_factory=dict)
     """Zone -> why an object left in it at the end of a case is waiting (Magic's stack: nobody passed over
     it): said when an expected moment is missing and the trace ended (``harness.compare``)."""

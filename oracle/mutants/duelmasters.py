@@ -8,6 +8,7 @@ game (clause ids are written out: ``duelmasters:U8``).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..core.script import GameOver, Refusal
@@ -311,6 +312,91 @@ def _required_even_if_unable(original: Any) -> Any:
     return required_blockers
 
 
+# -- 革命チェンジ (CR506.3b, CR603.2f, CR701.26a; reading X-revolution-change) --------------------------------------
+
+def _change_fires_attack_triggers(original: Any) -> Any:
+    g = original.__globals__
+
+    def revolution_change(st: Any, script: Any, rc: Any, attacker: Any, clause: str) -> None:
+        """Read: the creature put in attacks anew, so its 「攻撃する時」 abilities trigger (506.3a missed)."""
+        original(st, script, rc, attacker, clause)
+        if st.attacker == rc.id:
+            g["fire"](st, script, g["triggers"](st, "attacks", rc), clause)
+    return revolution_change
+
+
+def _change_enters_untapped(original: Any) -> Any:
+    def revolution_change(st: Any, script: Any, rc: Any, attacker: Any, clause: str) -> None:
+        """Read: the card put into the battle zone comes in untapped, as a card put there usually does (701.26a's
+        位相を引き継ぎます missed)."""
+        original(st, script, rc, attacker, clause)
+        if st.attacker == rc.id:
+            rc.tapped = False
+    return revolution_change
+
+
+def _change_any_attacker(original: Any) -> Any:
+    def change_allowed(rc: Any, attacker: Any) -> bool:
+        """Read: 革命チェンジ may be declared for any attacking creature of its player (the condition ignored)."""
+        return True
+    return change_allowed
+
+
+def _change_after_defenders(original: Any) -> Any:
+    g = original.__globals__
+
+    def attack_triggers(st: Any, script: Any, card: Any, clause: str) -> None:
+        """Read: the declared changes wait until every attack trigger has resolved, the defender's included
+        (506.3c/506.3e's order missed)."""
+        pending = g["triggers"](st, "attacks", card)
+        g["announce"](st, pending, clause)
+        changes = g["revolution_declarations"](st, script, card) if st.ruleset in g["REVOLUTION_CHANGE"] else []
+        g["resolve_all"](st, script, pending, clause)
+        for rc in changes:
+            g["revolution_change"](st, script, rc, card, clause)
+    return attack_triggers
+
+
+# -- summoning and evolving (CR301.1, CR112.2a, CR801.1; reading X-summon) ----------------------------------------
+
+def _multicolored_pays_all(original: Any) -> Any:
+    g = original.__globals__
+
+    def pays(creature: Any, mana: list[Any]) -> bool:
+        """Read: a multicolored mana card pays every civilization it has (112.2a's example missed)."""
+        cost = creature.definition.get("cost")
+        have = set().union(*(g["civilizations"](m) for m in mana)) if mana else set()
+        return isinstance(cost, int) and len(mana) == cost and g["civilizations"](creature) <= have
+    return pays
+
+
+def _extra_mana_allowed(original: Any) -> Any:
+    def pays(creature: Any, mana: list[Any]) -> bool:
+        """Read: more cards than the cost may be tapped, as long as some of them pay it (112.2c missed)."""
+        cost = creature.definition.get("cost")
+        return original(creature, mana) or (isinstance(cost, int) and len(mana) > cost and any(
+            original(creature, list(c)) for c in itertools.combinations(mana, cost)))
+    return pays
+
+
+def _evolution_onto_any(original: Any) -> Any:
+    def source_allowed(evolution: Any, source: Any, player: str) -> bool:
+        """Read: an evolution creature goes onto any creature in the battle zone (801.1a's 適正な進化元 missed)."""
+        return source.zone == "battlefield" and not source.props.get("under")
+    return source_allowed
+
+
+def _summon_any_time(original: Any) -> Any:
+    g = original.__globals__
+
+    def open_kinds(st: Any) -> tuple[str, ...]:
+        """Read: a creature may be summoned at any open point of the turn, between attacks too (301.1's
+        自分のメインステップに missed)."""
+        kinds = ("attack", "tap_ability", "end_turn")
+        return kinds + ("summon",) if st.ruleset in g["SUMMONING"] else kinds
+    return open_kinds
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("dm-tie-destroys-attacker-only", "duelmasters", "duelmasters:B4",
            "パワーが同じ場合、両方「負け」となり",
@@ -397,4 +483,38 @@ MUTANTS: tuple[Mutant, ...] = (
            "during an attack a destroyed creature goes to the graveyard even when a 「墓地に置くかわりに」 "
            "replacement applies to it",
            (Patch(AB + "destroyed_to", _loser_always_to_graveyard),)),
+    Mutant("dm-revolution-change-attacks-anew", "duelmasters", "duelmasters:CR701.26a",
+           "（革命チェンジやJ チェンジで入れ替えられたクリーチャーは攻撃状態にあります）",
+           "the creature a 革命チェンジ puts into the battle zone triggers its own 「攻撃する時」 abilities, as if "
+           "designated to attack",
+           (Patch(R + "revolution_change", _change_fires_attack_triggers),)),
+    Mutant("dm-revolution-change-enters-untapped", "duelmasters", "duelmasters:CR701.26a",
+           "入れ替えられたクリーチャーやタマシードは入れ替える前のクリーチャーやタマシードの位相と状態を引き継ぎます",
+           "the creature a 革命チェンジ puts into the battle zone comes in untapped",
+           (Patch(R + "revolution_change", _change_enters_untapped),)),
+    Mutant("dm-revolution-change-any-attacker", "duelmasters", "duelmasters:CR506.3b",
+           "使用宣言が必要な誘発型能力とは、ニンジャ・ストライクや革命チェンジなど、非公開ゾーンで誘発する能力を指します。",
+           "a 革命チェンジ may be declared whatever the attacking creature (its condition is not checked)",
+           (Patch(R + "change_allowed", _change_any_attacker),)),
+    Mutant("dm-revolution-change-after-defenders-triggers", "duelmasters", "duelmasters:CR506.3b",
+           "使用する場合、まずターン・プレイヤー側が使用するものをすべて宣言します。",
+           "a declared 革命チェンジ resolves after every attack trigger, the defender's included",
+           (Patch(R + "attack_triggers", _change_after_defenders),)),
+    Mutant("dm-multicolored-mana-pays-every-civilization", "duelmasters", "duelmasters:CR112.2a",
+           "1 枚で火と闇と自然すべてを持つ多色カードをタップしても、それで全ての文明を満たしたことにはならず",
+           "one multicolored mana card pays every civilization it has",
+           (Patch(R + "pays", _multicolored_pays_all),)),
+    Mutant("dm-extra-mana-allowed", "duelmasters", "duelmasters:CR112.2a",
+           "さらにマナゾーンのカードのマナシンボル上に書かれた数値の合計がコストと同じ数になるように",
+           "more mana cards than the cost may be tapped, as long as some of them pay it",
+           (Patch(R + "pays", _extra_mana_allowed),)),
+    Mutant("dm-evolution-onto-any-creature", "duelmasters", "duelmasters:CR801.1",
+           "801.1a 適正な進化元がなければ進化クリーチャーをバトルゾーンに出すことはできません。",
+           "an evolution creature may be put onto any creature in the battle zone, the opponent's or one not of its "
+           "condition",
+           (Patch(R + "source_allowed", _evolution_onto_any),)),
+    Mutant("dm-summon-between-attacks", "duelmasters", "duelmasters:CR301.1",
+           "301.1. ターン・プレイヤーは、自分のメインステップにクリーチャーを手札から召喚することができます。",
+           "a creature may be summoned at any open point of the turn, after an attack too",
+           (Patch(R + "open_kinds", _summon_any_time),)),
 )

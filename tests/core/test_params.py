@@ -118,6 +118,15 @@ CASES = [
     ("duelmasters", "{power_attacker: null}", ".power_attacker", "power_attacker needs a parameter"),
     ("duelmasters", "{s_back: red}", ".s_back", "'red' is not one of light | water | darkness | fire | nature"),
     ("duelmasters", "{blocker: 1}", ".blocker", "blocker takes no parameter"),
+    ("duelmasters", "{revolution_change: {civ: red}}", ".revolution_change.civ",
+     "'red' is not one of light | water | darkness | fire | nature"),
+    ("duelmasters", "{revolution_change: {race: ドラゴン, cost: 5}}", ".revolution_change.cost",
+     "unknown field 'cost'; the fields are {civ?"),
+    ("duelmasters", "{revolution_change: {min_cost: five}}", ".revolution_change.min_cost",
+     "min_cost: expected int >= 0, got 'five'"),
+    ("duelmasters", "{revolution_change: {civ: [fire, 2]}}", ".revolution_change.civ[1]", "2 is not one of light"),
+    ("duelmasters", "{evolution: {civ: red}}", ".evolution.civ", "'red' is not one of light | water | darkness"),
+    ("duelmasters", "{evolution: {race: 1}}", ".evolution.race", "evolution.race: expected text, got 1"),
     ("mtg", "{draw: many}", ".draw", "draw: expected int >= 1, got 'many'"),
     ("mtg", "{flying: 2}", ".flying", "flying takes no parameter (write the name alone), got 2"),
     ("mtg", "{become_creature: {power: 3}}", ".become_creature", "missing field 'toughness'"),
@@ -226,3 +235,18 @@ def test_each_grammar_s_sample_is_accepted(game):
     for name, spec in voc.abilities.items():
         sample = spec.schema.sample(voc.ability_context)
         assert spec.schema.check(sample, (name,), voc.ability_context) == [], (name, sample)
+
+
+@pytest.mark.parametrize("props, field, words", [
+    ("{civ: red}", "props.civ", "props.civ: 'red' is not one of light | water | darkness | fire | nature"),
+    ("{civ: [fire, blue]}", "props.civ[1]", "'blue' is not one of light"),
+    ("{colour: fire}", "props.colour", "props: unknown field 'colour'; the fields are {civ?"),
+])
+def test_a_duel_masters_card_s_civilization_is_checked_when_loaded(pool_error, props, field, words):
+    """Duel Masters reads a card's civilization (props.civ: 106.2; Ｓ・バック, 革命チェンジ, 進化, a summon's cost): a
+    civilization, or a list of them, and no other prop -- else a located error at the props line."""
+    text = ("schema_version: 1\ngame: duelmasters\ncards:\n  - name: Broken\n    synthetic: true\n"
+            f"    types: [creature]\n    props: {props}\n")
+    cards, err = pool_error("duelmasters", text)
+    assert (err.path, err.line, err.field) == (str(cards), 7, f"cards[0].{field}"), str(err)
+    assert words in err.message and "card 'Broken'" in err.message, err.message

@@ -70,6 +70,21 @@ def blocker(cid: str, **kw) -> dict:
     return {"id": cid, "card": BLOCKER, "power": 1000, **kw}  # card=MUST: one that must block if able
 
 
+REVOLUTION = {"alice": {"battlefield": [{"id": "d", "card": "試作型火のドラゴンテスター", "power": 6000}],
+                        "hand": [{"id": "w", "card": "試作型水の革命チェンジテスター", "power": 1000},
+                                 {"id": "rc", "card": "試作型革命チェンジテスター", "power": 1000}]},
+              "bob": {"shields": shields("s1")}}
+
+
+SUMMON = {"alice": {"battlefield": [{"id": "v", "card": "試作型火の召喚テスター", "power": 1000}],
+                    "hand": [{"id": "h", "card": "試作型火の召喚テスター", "power": 1000},
+                             {"id": "e", "card": "試作型火の進化召喚テスター", "power": 1000},
+                             {"id": "sp", "card": "試験用Ｓ・トリガードロー"}],
+                    "mana": [{"id": "m", "card": "試作型火の小型ドラゴンテスター"}, {"id": "c", "card": "試験用バニラ"},
+                             {"id": "t", "card": "試験用バニラ", "tapped": True}]},
+          "bob": {"shields": shields("s1")}}
+
+
 # (id, documented line, board, script before the decision, the decision, ruleset, answered first, also broken
 # or None when only one reason applies)
 CASES = [
@@ -189,6 +204,33 @@ CASES = [
       "bob": {"shields": [{"id": "st", "card": "試験用Ｓ・トリガードロー"}], "deck": 2}},
      [atk("a", "bob"), {"alice": {"choose_shield": "st"}}], {"bob": {"use": "h1"}}, RULESET,
      "unknown_object", "not_offered"),
+    # 革命チェンジ's declaration (CR506.3b, current rules): a fire dragon attacks, a water and a fire change in hand
+    ("change-malformed-before-condition", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"use": {"card": "w", "discard": "s1"}}}, CURRENT,
+     "malformed_decision", "revolution_change_condition"),
+    ("change-unknown-before-condition", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"use": "w9"}}, CURRENT, "unknown_object",
+     "revolution_change_condition"),
+    ("change-condition", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"use": "w"}}, CURRENT, "revolution_change_condition", None),
+    ("change-decline-not-offered", "革命チェンジ",
+     REVOLUTION, [atk("d", "bob")], {"alice": {"decline": "w"}}, CURRENT, "not_offered", None),
+    # summon (CR301.1, current rules): alice's hand h (fire, cost 2), e (evolution onto a fire creature); mana m
+    # (fire), c (colorless), t (tapped); v a creature of her battle zone
+    ("summon-unknown-mana-before-not-in-hand", "`summon`",
+     SUMMON, [], {"alice": {"summon": {"card": "v", "mana": ["zz"]}}}, CURRENT, "unknown_object", "not_in_hand"),
+    ("summon-not-in-hand-before-mana", "`summon`",
+     SUMMON, [], {"alice": {"summon": {"card": "v", "mana": ["t"]}}}, CURRENT, "not_in_hand", "mana_not_available"),
+    ("summon-source-before-mana", "`summon`",
+     SUMMON, [], {"alice": {"summon": {"card": "e", "mana": ["t"]}}}, CURRENT, "illegal_evolution_source",
+     "mana_not_available"),
+    ("summon-mana-before-cost", "`summon`",
+     SUMMON, [], {"alice": {"summon": {"card": "h", "mana": ["t"]}}}, CURRENT, "mana_not_available", "cost_not_paid"),
+    ("summon-onto-for-a-plain-creature", "`summon`",
+     SUMMON, [], {"alice": {"summon": {"card": "h", "onto": "v", "mana": ["c"]}}}, CURRENT, "malformed_decision",
+     "cost_not_paid"),
+    ("summon-a-spell", "`summon`",
+     SUMMON, [], {"alice": {"summon": {"card": "sp", "mana": ["c"]}}}, CURRENT, "not_a_creature", "cost_not_paid"),
     ("target-unknown", "`choose_target`",
      {"alice": {"battlefield": [{"id": "k", "card": "試験用アタック破壊", "power": 1000}]},
       "bob": {"battlefield": [vanilla("c", 1000)], "shields": shields("s1")}},

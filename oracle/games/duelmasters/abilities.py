@@ -112,10 +112,23 @@ def fire(st: State, script: Script, triggers: list[Trigger], when: str, clause_o
     put into the battle zone triggers in turn (:func:`flush`)."""
     if not triggers:
         return
+    announce(st, triggers, when, clause_of)
+    resolve_all(st, script, triggers, when, clause_of)
+
+
+def announce(st: State, triggers: list[Trigger], when: str, clause_of=None) -> None:
+    """One moment of `triggered` for these triggers (none: nothing)."""
+    if not triggers:
+        return
     tag = (lambda t: clause_of(t)[0]) if clause_of else (lambda t: when)
     with st.trace.simultaneous():
         for t in triggers:
             st.trace.emit("triggered", tag(t), card=t.card.id, ability=t.ability, player=t.card.controller)
+
+
+def resolve_all(st: State, script: Script, triggers: list[Trigger], when: str, clause_of=None) -> None:
+    """The triggers resolve, the active player's first (C7), each with `resolved` and what it does; what they put
+    into the battle zone triggers in turn (:func:`flush`)."""
     ordered = sorted(triggers, key=lambda t: t.card.controller != st.active)
     for t in ordered:
         res = clause_of(t)[1] if clause_of else when

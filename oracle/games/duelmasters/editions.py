@@ -20,3 +20,12 @@ SEVERAL_BLOCKERS = frozenset({CURRENT})
 # CR316.3 (2023-04-10) 例: an evolution creature destroyed takes its sources (進化元) to the graveyard with it
 # (the same behaviour under the seed, where it is an assumption; only the clause tag differs).
 EVOLUTION_SOURCES = frozenset({CURRENT})
+# CR506.3b/603.2f/701.26a (Ver.1.48): 革命チェンジ, a triggered ability of a card in the hand that triggers only when its
+# use is declared (after the attack triggers trigger, before any resolves), swapping the attacker for the card.
+# The keyword (2016) is later than the seed's era, whose procedure has no declaration: under the seed's ruleset a
+# card's revolution_change is never offered (assumption X-revolution-change-edition).
+REVOLUTION_CHANGE = frozenset({CURRENT})
+# CR301.1/701.3a/112.2a/801.1 (Ver.1.48): the main step before the attacks, where the turn player summons creatures
+# of the hand by tapping mana (`summon`). The seed describes the attack procedure only: under its ruleset a case
+# starts at the attacks, and no summon is asked (assumption X-summon).
+SUMMONING = frozenset({CURRENT})

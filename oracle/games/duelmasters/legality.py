@@ -16,6 +16,8 @@ Candidates per kind (finite; the validators keep the legal ones):
   of them (a list).
 - ``discard``: every card in the deciding player's hand.
 - ``choose_card``: every card of the looked-at ones to take, the rest to the bottom in every order.
+- ``summon``: every card of the deciding player's hand, with every set of the cards of their mana zone (in the zone's
+  order) as `mana`, onto no card and onto every battlefield card.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from .clauses import U3
 from .editions import SEVERAL_BLOCKERS
 from .state import State
 
-ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline", "choose_target", "choose_card", "discard"})
+ENUMERATED = frozenset({"attack", "tap_ability", "end_turn", "block", "no_block", "choose_shield", "use", "decline",
+                        "choose_target", "choose_card", "discard", "summon"})
 UNENUMERATED: dict[str, str] = {}
 """Every Duel Masters decision has finitely many forms that matter."""
 
@@ -127,6 +130,14 @@ def candidates(st: State, point: DecisionPoint) -> Iterator[tuple[str, Any]]:
         elif kind == "discard":
             for cid in board.zone(player, "hand"):
                 yield kind, cid
+        elif kind == "summon":
+            mana = board.zone(player, "mana")
+            for cid in board.zone(player, "hand"):
+                for n in range(len(mana) + 1):
+                    for paid in itertools.combinations(mana, n):
+                        yield kind, {"card": cid, "mana": list(paid)}
+                        for onto in field:
+                            yield kind, {"card": cid, "mana": list(paid), "onto": onto}
         elif kind == "choose_card":
             seen = closure(point, "seen")
             for take in seen:
@@ -146,6 +157,9 @@ def key(kind: str, parsed: Any) -> Hashable:
     """An attack is its attacker and target; the bottom order of ``choose_card`` is an order."""
     if kind == "attack" or (kind == "tap_ability" and isinstance(parsed, tuple)):
         return parsed[0].id, parsed[1]         # the open point parses to (card, target or ability, ...)
+    if kind == "summon":                       # the creature, the mana cards as a set, the source
+        card, mana, source = parsed
+        return card.id, tuple(sorted(mana)), source.id if source is not None else None
     if kind == "block" and isinstance(parsed, list):
         return tuple(c.id for c in parsed)     # CR507.1a: the order of use decides which one blocks
     return freeze(parsed)

@@ -15,12 +15,15 @@ from ...core.board import Card
 from ...core.game import run_procedure
 from ...core.script import Decision, GameOver, Refusal, Script
 from ...model import CaseReply, CaseRequest
-from .abilities import Trigger, apply, destroy, enter, fire, flush, slayer, tap, triggers
-from .clauses import (
-    A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR113_6, CR113_6A, CR507_1A, CR507_1B, E1,
-    N1, N2, N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4, RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
+from .abilities import (
+    Trigger, announce, apply, destroy, enter, fire, flush, leave, resolve_all, slayer, sources_follow, tap, triggers,
 )
-from .editions import IMMEDIATE_DIRECT_ATTACK, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK
+from .clauses import (
+    A1, A2, A3, B1, B2, B3, B4, C1, C2, C3, C4, C5, C6, C7, C8, CR104_2A, CR112_2A, CR113_6, CR113_6A, CR301_1,
+    CR506_3B, CR507_1A, CR507_1B, CR603_2F, CR701_26A, CR801_1, E1, N1, N2, N3, N4, N5, N6, N7, N8, N9, P1, P2, P3, P4,
+    RD_2021_09_07, U1, U2, U4, U5, U6, U7, U8, U9,
+)
+from .editions import IMMEDIATE_DIRECT_ATTACK, REVOLUTION_CHANGE, SEVERAL_BLOCKERS, SIMULTANEOUS_BREAK, SUMMONING
 from .legality import card_among, card_arg, decide, known
 from .state import State, breaks, build, could_attack, creatures, in_play, is_source, power, project, sick
 
@@ -36,6 +39,7 @@ def run(request: CaseRequest) -> CaseReply:
         """A setup at a later step (the vocabulary's ``steps``): the attack goes on from there, then the
         open point."""
         target = attacking["attacking"]
+        st.main_step = False                        # a later step of an attack: the main step is over
         attack(st, script, st.card(attacking["id"]), target, target in st.board.players, start=step)
         play(st, script)
 
@@ -46,8 +50,7 @@ def run(request: CaseRequest) -> CaseReply:
 
 def play(st: State, script: Script) -> None:
     while True:
-        got = decide(st, script, st.active, ("attack", "tap_ability", "end_turn"), P4,
-                     lambda d: _open_point(st, d), optional=True)
+        got = decide(st, script, st.active, open_kinds(st), P4, lambda d: _open_point(st, d), optional=True)
         if got is None:
             return
         st.chosen_last = False                       # the attack that chose a shield is behind this decision
@@ -55,15 +58,28 @@ def play(st: State, script: Script) -> None:
         if d.kind == "end_turn":
             end_turn(st, script)
             return
+        if d.kind == "summon":
+            summon(st, script, *parsed)
+            continue
+        st.main_step = False                         # 504.1/701.3a: the attack step has begun
         if d.kind == "tap_ability":
             tap_ability(st, script, *parsed)
         else:
             attack(st, script, *parsed)
 
 
+def open_kinds(st: State) -> tuple[str, ...]:
+    """The decisions of the open point: attack, tap ability, end of turn; and, under the current rules, in the main
+    step (before the case's first attack or tap ability: 504.1, 701.3a; X-summon), summon."""
+    kinds = ("attack", "tap_ability", "end_turn")
+    return kinds + ("summon",) if st.main_step and st.ruleset in SUMMONING else kinds
+
+
 def _open_point(st: State, d: Decision):
     if d.kind == "end_turn":
         return None
+    if d.kind == "summon":
+        return _check_summon(st, d)
     if d.kind == "tap_ability":
         return _check_tap_ability(st, card_arg(d, "card"))
     args = d.args if isinstance(d.args, dict) else {}
@@ -71,6 +87,104 @@ def _open_point(st: State, d: Decision):
         raise Refusal("malformed_decision", "attack takes {attacker, target}")
     _check_attack_shape(args)
     return _check_attack(st, args["attacker"], args["target"])
+
+
+# -- the main step: summoning (current rules: CR301.1, 701.3a, 112.2a, 801.1) ---------------------------------------
+
+def _summon_args(d: Decision) -> tuple[str, list[str], str | None]:
+    """``summon card`` or ``summon {card, mana?, onto?}``: the creature, the mana cards to tap (a list of ids, none
+    by default) and the evolution source. Any other shape is ``malformed_decision``."""
+    a = d.args
+    if isinstance(a, str):
+        return a, [], None
+    if not isinstance(a, dict) or "card" not in a or not set(a) <= {"card", "mana", "onto"}:
+        raise Refusal("malformed_decision", "summon takes a card id or {card, mana?: [ids], onto?: id}")
+    card, mana, onto = a["card"], a.get("mana", []), a.get("onto")
+    if (not isinstance(card, str) or not isinstance(mana, list) or not all(isinstance(m, str) for m in mana)
+            or not (onto is None or isinstance(onto, str))):
+        raise Refusal("malformed_decision", "summon's card and onto are ids, its mana a list of ids")
+    if len(set(mana)) != len(mana):
+        raise Refusal("malformed_decision", "a mana card is named twice")
+    return card, list(mana), onto
+
+
+def civilizations(card: Card) -> set[str]:
+    """A card's civilizations (props.civ: one, or a list; none: colorless, 106.2c)."""
+    civ = card.props.get("civ")
+    return {civ} if isinstance(civ, str) else set(civ or ())
+
+
+def pays(creature: Card, mana: list[Card]) -> bool:
+    """112.2a/112.2c: the mana cards pay the creature's cost exactly: one card for each of its civilizations, each
+    card counting as one civilization only (a multicolored card is one of them), and as many cards (each 1 mana,
+    107.2) as the cost -- no fewer, no more."""
+    cost = creature.definition.get("cost")
+    if not isinstance(cost, int) or len(mana) != cost:
+        return False
+    need = sorted(civilizations(creature))
+
+    def match(i: int, used: frozenset[int]) -> bool:
+        if i == len(need):
+            return True
+        return any(j not in used and need[i] in civilizations(m) and match(i + 1, used | {j})
+                   for j, m in enumerate(mana))
+    return match(0, frozenset())
+
+
+def source_allowed(evolution: Card, source: Card, player: str) -> bool:
+    """801.1/801.1a: the source of an evolution creature is a creature of the summoning player's battle zone of
+    the condition its 進化 gives (「自分の[条件]のクリーチャー1体の上に置く」: civ, race, min_cost as for 革命チェンジ)."""
+    if source.zone != "battlefield" or is_source(source) or source.controller != player:
+        return False
+    return meets_condition(evolution, source, "evolution")
+
+
+def _check_summon(st: State, d: Decision) -> tuple[Card, tuple[str, ...], Card | None]:
+    """CR301.1/701.3a: the turn player summons a creature of their hand in the main step, paying its cost by tapping
+    untapped cards of their mana zone (112.2a, 112.2c); an evolution creature goes onto a legal source (801.1a).
+    The order of the reasons: PROCEDURE.md "Refusal precedence"."""
+    cid, mana_ids, onto = _summon_args(d)
+    for i in (cid, *([onto] if onto is not None else []), *mana_ids):
+        known(st, i)
+    card = st.board.cards.get(cid)
+    if card is None or card.zone != "hand" or card.owner != st.active:
+        raise Refusal("not_in_hand", f"{cid} is not in {st.active}'s hand", clause=CR301_1)
+    if "creature" not in card.definition.get("types", []):
+        raise Refusal("not_a_creature", f"{cid} is not a creature", clause=CR301_1)
+    evolution = card.has("evolution")
+    if not evolution and onto is not None:
+        raise Refusal("malformed_decision", f"{cid} is not an evolution creature: no onto")
+    source = st.board.cards.get(onto) if onto is not None else None
+    if evolution and (source is None or not source_allowed(card, source, st.active)):
+        raise Refusal("illegal_evolution_source", f"{onto} is not a legal source of {cid}", clause=CR801_1)
+    mana = [st.board.cards.get(m) for m in mana_ids]
+    for m in mana:
+        if m is None or m.zone != "mana" or m.owner != st.active or m.tapped:
+            raise Refusal("mana_not_available", f"{mana_ids}: untapped cards of {st.active}'s mana zone",
+                          clause=CR112_2A)
+    if not pays(card, [m for m in mana if m is not None]):
+        raise Refusal("cost_not_paid", f"{mana_ids} do not pay {cid}'s cost exactly", clause=CR112_2A)
+    return card, tuple(mana_ids), source
+
+
+def summon(st: State, script: Script, card: Card, mana: tuple[str, ...], source: Card | None) -> None:
+    """The cost is paid (one moment: each mana card `tapped`, 112.2a), then the creature is put into the battle zone
+    (`moved` hand -> battlefield, 301.2); an evolution creature onto its source (801.1), which lies under it and
+    whose position and effects it keeps (801.2). Its 「出た時」 abilities trigger once it is there."""
+    if mana:
+        with st.trace.simultaneous():
+            for m in mana:
+                tap(st, m, CR112_2A)
+    if source is None:
+        enter(st, card.id, CR301_1)
+    else:
+        source.props["under"] = card.id
+        enter(st, card.id, CR801_1)
+        card.tapped = source.tapped                  # 801.2: タップされたカードが進化してもタップされたまま
+        for pumps in (st.pumps, st.battle_pumps):   # 801.2: そのカードに適用されていた効果は...適用され続けます
+            if source.id in pumps:
+                pumps[card.id] = pumps.get(card.id, 0) + pumps.pop(source.id)
+    flush(st, script, CR801_1 if source is not None else CR301_1)
 
 
 def _check_attack_shape(args: dict[str, Any]) -> None:
@@ -167,7 +281,8 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
             tap(st, card.id, declare)
             st.trace.emit("attacked", declare, card=card.id, target=target)
     if start in (None, "attack_triggers"):
-        fire(st, script, triggers(st, "attacks", card), A2 if at_player else C2)
+        attack_triggers(st, script, card, A2 if at_player else C2)
+        card = st.card(st.attacker)                 # CR701.26a: a 革命チェンジ put another creature in its place
     blocker = block_step(st, script, card, defender, A3 if at_player else C3)
     if blocker is not None:
         blocked(st, script, card, blocker)
@@ -189,6 +304,98 @@ def attack(st: State, script: Script, card: Card, target: str, at_player: bool, 
     st.chosen_last = st.shield_chosen               # U3 still answers a block attempted right after this attack
     end_of_battle(st)                               # no battle happened: nothing 'そのバトルの間' is left either
     st.attacker, st.target, st.shield_chosen = None, None, False
+
+
+def attack_triggers(st: State, script: Script, card: Card, clause: str) -> None:
+    """A2/C2: the attack triggers trigger (one moment); under the current rules (506.3b, 603.2f) the attacking player
+    then declares the 革命チェンジ of cards in the hand, each triggering as it is declared; the attacking player's
+    triggers resolve (506.3c: those of the attack first, then the declared changes, X-revolution-change), then the
+    defender's (506.3e)."""
+    pending = triggers(st, "attacks", card)
+    announce(st, pending, clause)
+    changes = revolution_declarations(st, script, card) if st.ruleset in REVOLUTION_CHANGE else []
+    if not changes:
+        resolve_all(st, script, pending, clause)
+        return
+    resolve_all(st, script, [t for t in pending if t.card.controller == st.active], clause)
+    for rc in changes:
+        revolution_change(st, script, rc, card, clause)
+    resolve_all(st, script, [t for t in pending if t.card.controller != st.active], clause)
+
+
+def change_allowed(rc: Card, attacker: Card) -> bool:
+    """Whether ``attacker`` is of the condition of ``rc``'s 革命チェンジ (「自分の[条件]のクリーチャー」; the attacker is
+    the attacking player's own creature already): :func:`meets_condition`."""
+    return meets_condition(rc, attacker, "revolution_change")
+
+
+def meets_condition(card: Card, creature: Card, ability: str) -> bool:
+    """Whether ``creature`` is of the condition ``card``'s ``ability`` gives (CHANGE_CONDITION): civ -- one of them
+    among the creature's civilizations (props.civ); race -- a race of the creature holding the word (203.2);
+    min_cost -- the creature's printed cost at least N."""
+    cond = card.params(ability)[0] or {}
+    civ = cond.get("civ")
+    if civ is not None:
+        have = creature.props.get("civ")
+        have = {have} if isinstance(have, str) else set(have or ())
+        if not ({civ} if isinstance(civ, str) else set(civ)) & have:
+            return False
+    race = cond.get("race")
+    if race is not None and not any(race in r for r in creature.definition.get("subtypes", [])):
+        return False
+    low = cond.get("min_cost")
+    cost = creature.definition.get("cost")
+    return low is None or (isinstance(cost, int) and cost >= low)
+
+
+def revolution_declarations(st: State, script: Script, attacker: Card) -> list[Card]:
+    """CR506.3b / 603.2f: the attacking player declares (`use`) or not (`decline`), one by one in any order, each
+    革命チェンジ card of their hand whose condition the attacker meets; a declared one triggers (`triggered`). A `use`
+    of a 革命チェンジ card of the hand whose condition the attacker does not meet is ``revolution_change_condition``."""
+    answered: set[str] = set()
+    declared: list[Card] = []
+
+    def open_cards() -> list[str]:
+        return [c.id for c in st.board.in_zone(st.active, "hand")
+                if c.has("revolution_change") and c.id not in answered and change_allowed(c, attacker)]
+
+    while (offered := open_cards()):
+        def validate(d: Decision, offered: list[str] = offered) -> Card:
+            cid = card_arg(d, "card")
+            known(st, cid)
+            if cid not in offered:
+                other = st.board.cards.get(cid)
+                if (d.kind == "use" and other is not None and other.zone == "hand" and other.owner == st.active
+                        and other.has("revolution_change") and cid not in answered):
+                    raise Refusal("revolution_change_condition",
+                                  f"{attacker.id} is not of the condition of {cid}'s 革命チェンジ", clause=CR506_3B)
+                raise Refusal("not_offered", f"offered: {offered}")
+            return st.card(cid)
+
+        d, card = decide(st, script, st.active, ("use", "decline"), CR506_3B, validate)
+        answered.add(card.id)
+        if d.kind == "use":
+            st.trace.emit("triggered", CR603_2F, card=card.id, ability="revolution_change", player=st.active)
+            declared.append(card)
+    return declared
+
+
+def revolution_change(st: State, script: Script, rc: Card, attacker: Card, clause: str) -> None:
+    """A declared 革命チェンジ resolves: the attacker and this card of the hand change places in one moment (701.26a:
+    the attacker, with its evolution sources, to the hand; this card into the battle zone with the attacker's
+    position -- tapped -- and state: it is the attacking creature now); its 「出た時」 abilities trigger once the change
+    has resolved. When either card has already left its zone, nothing is swapped (701.26b)."""
+    st.trace.emit("resolved", clause, card=rc.id, ability="revolution_change", player=rc.controller)
+    if not in_play(st, attacker.id) or st.attacker != attacker.id or rc.zone != "hand":
+        return
+    tapped = attacker.tapped
+    with st.trace.simultaneous():
+        leave(st, attacker.id, "hand", CR701_26A)
+        sources_follow(st, attacker.id, CR701_26A, "hand")
+        enter(st, rc.id, CR701_26A)
+        rc.tapped = tapped
+    st.attacker = rc.id
+    flush(st, script, CR701_26A)
 
 
 def block_step(st: State, script: Script, attacker: Card, defender: str, clause: str) -> Card | None:

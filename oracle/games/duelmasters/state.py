@@ -25,6 +25,7 @@ class State:
     shield_chosen: bool = False           # U3: a shield of this attack has been chosen
     chosen_last: bool = False             # U3: the attack just over chose a shield (until the next decision)
     ruleset: str = SEED                   # the edition the case runs under (editions.py)
+    main_step: bool = True                # 504.1: before the first attack (or tap ability) of the case
     pumps: dict[str, int] = field(default_factory=dict)
     battle_pumps: dict[str, int] = field(default_factory=dict)
     """Power changes until the end of the battle (そのバトルの間): cleared when the battle (or the attack) ends."""

@@ -16,6 +16,7 @@ from ...core.params import (
     Field,
     Int,
     Keyed,
+    ListOf,
     Mapping,
     Named,
     Noted,
@@ -50,7 +51,8 @@ EVENTS = specs(
               "A triggered ability of `card` triggers; `player` is the card's controller", "card"),
     EventSpec("resolved", ("card", "ability", "player"),
               "A triggered ability of `card` resolves; `player` is the card's controller", "card"),
-    EventSpec("tapped", ("card",), "A creature is tapped (to attack, to block, or as a tap ability's cost)", "card"),
+    EventSpec("tapped", ("card",), "A creature is tapped (to attack, to block, or as a tap ability's cost), or a "
+              "mana-zone card to pay a summon's cost (CR112.2a)", "card"),
     EventSpec("untapped", ("card",), "A tapped creature is untapped by an effect (an untap effect on an untapped "
               "creature does nothing: no event)", "card"),
     EventSpec("attacked", ("card", "target"),
@@ -97,10 +99,12 @@ DECISIONS = specs(
     DecisionSpec("use", "card (or {card: card, discard?: card})",
                  "U5/N7: use an Ｓ・トリガー or Ｓ・バック offered now; CR113.6 (current rules): declare it, in any "
                  "order (the order of use); `discard` names the waiting shield an Ｓ・バック discards; an optional "
-                 "composed ability (してもよい) as it resolves: use it (naming its card)"),
+                 "composed ability (してもよい) as it resolves: use it (naming its card); CR506.3b (current rules): "
+                 "declare the 革命チェンジ of a card in the hand when a creature meeting its condition attacks"),
     DecisionSpec("decline", "card (or {card: card})",
                  "U5/N7/CR113.6: do not use (declare) the Ｓ・トリガー or Ｓ・バック offered now; N2: do not tap the "
-                 "ダイナモ offered at the beginning of a battle; an optional composed ability: decline it"),
+                 "ダイナモ offered at the beginning of a battle; an optional composed ability: decline it; CR506.3b: do "
+                 "not declare the 革命チェンジ offered"),
     DecisionSpec("choose_target", "card | [card, ...]",
                  "The controller of a resolving effect chooses its target; a composed ability's target of N "
                  "creatures (count: N) is one list of N different ids (fewer when fewer qualify)"),
@@ -108,6 +112,13 @@ DECISIONS = specs(
                  "look_take: the card to put into the hand (the rest go to the deck's bottom in the given order)"),
     DecisionSpec("discard", "card", "discard: the discarding player chooses a card of their hand to discard"),
     DecisionSpec("end_turn", "null", "E1: the active player ends the turn (end-of-turn effects resolve)"),
+    DecisionSpec("summon", "card (or {card: card, mana?: [card, ...], onto?: card})",
+                 "CR301.1/701.3a (current rules): in the main step (before the case's first attack or tap ability) "
+                 "the active player summons a creature of their hand, tapping the untapped cards of their mana zone "
+                 "named by `mana` (none by default) to pay its cost (112.2a: one card for each of its "
+                 "civilizations, a multicolored card counting as one; as many cards as the cost, no more: 112.2c); "
+                 "an evolution creature names its source `onto` (801.1: a creature of the summoner's of its "
+                 "進化 condition)"),
 )
 
 REASONS = {
@@ -148,7 +159,20 @@ REASONS = {
     "illegal_target": "the chosen card is not a legal target of the effect",
     "evolution_source": "the card is an evolution source (進化元) under a creature: a card in the battle zone, not a "
                         "creature (it does not attack, block or get attacked)",
-    "not_in_hand": "discard: the card is not in the discarding player's hand",
+    "not_in_hand": "discard: the card is not in the discarding player's hand; summon (CR301.1): the card is not in "
+                   "the summoning player's hand",
+    "not_a_creature": "summon (CR301.1): only a creature is summoned (a spell is cast, which the suite does not model)",
+    "mana_not_available": "summon (CR112.2a): a card named to pay is not an untapped card of the summoner's mana zone",
+    "cost_not_paid": "summon (CR112.2a, 112.2c): the mana cards named do not pay the cost exactly -- as many cards as "
+                     "the cost, no more, with a different card for each civilization of the creature (a multicolored "
+                     "card counts as one of its civilizations)",
+    "illegal_evolution_source": "summon (CR801.1a): an evolution creature goes onto a legal source only -- a creature "
+                                "of the summoner's battle zone of its 進化 condition (`onto`); none named, or another "
+                                "card, is refused",
+    "revolution_change_condition": "CR506.3b (current rules): the 革命チェンジ of a card in the attacking player's hand "
+                                   "is declared only when the attacking creature is of its condition (「自分の[条件]の"
+                                   "クリーチャーが攻撃する時」: civilization, race, cost); a `use` of one whose "
+                                   "condition the attacker does not meet is refused",
 }
 
 ZONES = ("battlefield", "shields", "hand", "deck", "graveyard", "mana")
@@ -200,6 +224,37 @@ EFFECT_NOTES = ("what a FILTER omits is the effect's default: controller opponen
 
 
 _EFFECTS = Noted(EFFECTS, EFFECT_NOTES)
+
+@dataclass(frozen=True, slots=True)
+class Text(Param):
+    """A non-empty word of the card's own text (a race: 203.2)."""
+
+    def check(self, value, loc, ctx):
+        return [] if self.fits(value) and value else self.expected(value, loc)
+
+    def grammar(self):
+        return "text"
+
+    def fits(self, value):
+        return isinstance(value, str)
+
+    def sample(self, ctx):
+        return "ドラゴン"
+
+
+CIVILIZATION = OneOf(CIVILIZATIONS)
+CHANGE_CONDITION = Named("CHANGE_CONDITION", Omittable(Mapping((
+    Field("civ", Alternatives((CIVILIZATION, ListOf(CIVILIZATION, 1))), None, "any civilization"),
+    Field("race", Text(), None, "any race"),
+    Field("min_cost", Int(minimum=0), None, "any cost"),
+)), {}, "any creature of yours"))
+"""革命チェンジ's condition on the attacking creature (procedure.change_allowed): 「火または自然の」 (civ: one of them,
+props.civ of the attacker), 「ドラゴン」 (race: a race whose name holds the word, 203.2), 「コスト5以上の」 (min_cost:
+the attacker's printed cost at least N)."""
+
+EVOLUTION_SOURCE = Named("EVOLUTION_SOURCE", Omittable(CHANGE_CONDITION.inner.inner, {}, "any creature of yours"))
+"""進化's condition on its source (「進化―自分の[条件]のクリーチャー1体の上に置く」): the fields of CHANGE_CONDITION."""
+
 
 # -- composed abilities (oracle.core.compose; issue 25) -------------------------------------------------------
 
@@ -348,11 +403,25 @@ ABILITIES = specs(
                 "such creature; the seed's one blocker: one of them, X-blocks-if-able-seed), else "
                 "`required_blocker_left_out`; the last used blocks (RD-2021-09-07). Without ブロッカー it requires "
                 "nothing", "CR507.1b (総合ゲームルール Ver.1.48)"),
+    AbilitySpec("revolution_change", CHANGE_CONDITION,
+                "革命チェンジ―[条件] 「自分の[条件]のクリーチャーが攻撃する時、そのクリーチャーと手札にあるこのクリーチャーを"
+                "入れ替えてもよい」 (current rules): when a creature of its controller meeting the condition is "
+                "designated to attack, this card in the hand may be declared (`use`/`decline`, CR506.3b; it "
+                "triggers when declared, CR603.2f: `triggered`); it resolves among the attacking player's attack "
+                "triggers, after those that triggered at the attack (X-revolution-change): the attacker (and its "
+                "evolution sources) goes to the hand and this card comes into the battle zone in one moment of "
+                "`moved`, tapped and attacking in its place (CR701.26a); its 「出た時」 (enters) abilities trigger, its "
+                "「攻撃する時」 ones do not (506.3a); it is put into the battle zone this turn (summoning_sick, "
+                "301.5). Condition: civ (any of them), race (203.2: a race holding the word), min_cost",
+                "CR506.3b, CR603.2f, CR701.26a (総合ゲームルール Ver.1.48)"),
     AbilitySpec("cannot_attack", NONE, "このクリーチャーは攻撃することができない", "フェアリー・キャンドル"),
     AbilitySpec("speed_attacker", NONE, "スピードアタッカー: may attack the turn it is put into the battle zone", "seed ※1"),
-    AbilitySpec("evolution", NONE, "進化クリーチャー: may attack the turn it is put into the battle zone; in a setup its "
+    AbilitySpec("evolution", EVOLUTION_SOURCE,
+                "進化クリーチャー: may attack the turn it is put into the battle zone (801.3); in a setup its "
                 "sources (進化元) are battle-zone cards marked `attached_to: <it>`, which go to the graveyard with "
-                "it when it is destroyed (CR316.3 例)", "seed ※1; CR316.3"),
+                "it when it is destroyed (CR316.3 例); summoned (`summon {card, onto}`, current rules) onto a "
+                "creature of its controller's of the condition 「進化―自分の[条件]のクリーチャー1体の上に置く」 "
+                "(801.1a), keeping that creature's position and effects (801.2)", "seed ※1; CR316.3; CR801.1"),
     AbilitySpec("w_breaker", NONE, "Ｗ・ブレイカー: breaks 2 shields, one at a time (U8; current rules: at once, "
                 "CR113.6)", "seed U8"),
     AbilitySpec("t_breaker", NONE, "Ｔ・ブレイカー: breaks 3 shields, one at a time (U8; current rules: at once, "
@@ -402,8 +471,9 @@ PLAYER_FIELDS: dict[str, str] = {}
 CARD_FIELDS = {
     "zone": "battlefield | shields | hand | deck | graveyard | mana",
     "owner": "player id",
-    "tapped": "bool: a battle-zone state; false for a card anywhere else (a card that leaves the battle zone is no "
-              "longer tapped, an evolution source that follows its creature included)",
+    "tapped": "bool: a battle-zone state, and a mana-zone one (a card tapped to pay a cost, 112.2a); false for a "
+              "card anywhere else (a card that leaves the battle zone is no longer tapped, an evolution source that "
+              "follows its creature included)",
     "power": "int | null: in the battle zone the current power (pumps included; パワーアタッカー only during its "
              "attack; battle_power_plus only until its battle ends; no power given counts 0); elsewhere the card's "
              "own power, null when it has none",
@@ -439,6 +509,9 @@ VOCABULARY = Vocabulary(
     steps=STEPS,
     players=(2, 2),
     refines={"several_attackers": "malformed_decision", "several_blockers": "malformed_decision"},
+    card_props=Mapping((Field("civ", Alternatives((CIVILIZATION, ListOf(CIVILIZATION, 1))), None, "colorless"),)),
+    # a pool card's props: its civilization(s) (106.2; none: colorless), read by Ｓ・バック, 革命チェンジ, 進化 and a
+    # summon's cost
     # an attack or a block given as a list of several ids: releases before 0.2.0 refused these as
     # malformed_decision (CHANGELOG.md); the narrower codes say which rule the shape breaks
 )
