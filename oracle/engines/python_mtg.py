@@ -6,7 +6,8 @@ Install it with ``pip install 'tcg-oracle[python-mtg]'``; nothing else in tcg-or
 How a case is played (level ``final``: the end state, the winner and each script entry's outcome):
 
 - **Cards**: each case card is the real card of python-mtg's corpus with its Oracle text
-  (:mod:`oracle.engines.python_mtg_cards`). A card no real card has the text of, or whose power and toughness
+  (:mod:`oracle.engines.python_mtg_cards`): python-mtg 0.1.1 ships no Oracle-text parser, its cards are the facts
+  precompiled in ``mtg/_datalog/cards.dl`` (``sim.load_db``, looked up by name in ``bridge_to_engine.card_facts``). A card no real card has the text of, or whose power and toughness
   (the card's, or the setup's) are not the real card's, is :class:`CannotSetUp` (the case is skipped).
 - **Board**: an engine state is written the way python-mtg's own ``bridge_to_engine.make_deck_state`` writes
   one (``card_facts`` per instance, ``_materialize_printed``), with the zones the setup states, two players
@@ -25,7 +26,9 @@ How a case is played (level ``final``: the end state, the winner and each script
   ``pass`` is ``not_asked``; an active player's pass or ``end_main`` where python-mtg left that window by itself
   (nothing to do there) is ``automatic``. python-mtg assigns combat damage itself: ``assign_combat_damage`` is
   ``not_asked``. A spell whose target python-mtg picks itself (``any_target``), ``concede``, ``choose_protector``,
-  ``cast_transformed`` and ``proliferate`` have no action there: :class:`CannotSetUp`.
+  ``cast_transformed`` and ``proliferate`` have no action there: :class:`CannotSetUp`. A ``discard`` a trigger asks
+  during a cast is answered from the script through python-mtg's choice seam (``driver._choose``,
+  ``state['_policy']``); a trigger's "target opponent" is its one legal choice (``choose_targets`` ``automatic``).
 - **Turn**: python-mtg advances through steps where nobody has a choice; the adapter advances with its
   ``_advance_one`` and stops at the postcombat main phase (the case's turn runs main -> combat -> main2), or at
   the active player's main-phase decision when the script is exhausted there (PROCEDURE.md).
