@@ -6,7 +6,8 @@ Install it with ``pip install 'tcg-oracle[python-mtg]'``; nothing else in tcg-or
 How a case is played (level ``final``: the end state, the winner and each script entry's outcome):
 
 - **Cards**: each case card is the real card of python-mtg's corpus with its Oracle text
-  (:mod:`oracle.engines.python_mtg_cards`). A card no real card has the text of, or whose power and toughness
+  (:mod:`oracle.engines.python_mtg_cards`): python-mtg 0.1.1 ships no Oracle-text parser, its cards are the facts
+  precompiled in ``mtg/_datalog/cards.dl`` (``sim.load_db``, looked up by name in ``bridge_to_engine.card_facts``). A card no real card has the text of, or whose power and toughness
   (the card's, or the setup's) are not the real card's, is :class:`CannotSetUp` (the case is skipped).
 - **Board**: an engine state is written the way python-mtg's own ``bridge_to_engine.make_deck_state`` writes
   one (``card_facts`` per instance, ``_materialize_printed``), with the zones the setup states, two players
@@ -25,7 +26,9 @@ How a case is played (level ``final``: the end state, the winner and each script
   ``pass`` is ``not_asked``; an active player's pass or ``end_main`` where python-mtg left that window by itself
   (nothing to do there) is ``automatic``. python-mtg assigns combat damage itself: ``assign_combat_damage`` is
   ``not_asked``. A spell whose target python-mtg picks itself (``any_target``), ``concede``, ``choose_protector``,
-  ``cast_transformed`` and ``proliferate`` have no action there: :class:`CannotSetUp`.
+  ``cast_transformed`` and ``proliferate`` have no action there: :class:`CannotSetUp`. A ``discard`` a trigger asks
+  during a cast is answered from the script through python-mtg's choice seam (``driver._choose``,
+  ``state['_policy']``); a trigger's "target opponent" is its one legal choice (``choose_targets`` ``automatic``).
 - **Turn**: python-mtg advances through steps where nobody has a choice; the adapter advances with its
   ``_advance_one`` and stops at the postcombat main phase (the case's turn runs main -> combat -> main2), or at
   the active player's main-phase decision when the script is exhausted there (PROCEDURE.md).
@@ -54,9 +57,12 @@ LANDS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Fore
 NO_ACTION = {"concede": "python-mtg has no concede action (CR 104.3a)",
              "choose_protector": "python-mtg has no battles (CR 310)",
              "cast_transformed": "python-mtg has no battles (CR 310)",
-             "proliferate": "python-mtg chooses what proliferate takes itself (no proliferate choice)",
-             **{k: "the adapter words no composed ability (issue 25), the only source of this decision"
-                for k in ("choose_targets", "use_optional", "discard", "choose_copy")}}
+             "proliferate": "python-mtg chooses what proliferate takes itself (no proliferate choice)"}
+LATE_NO_ACTION = {
+    "use_optional": "no card the adapter gives python-mtg has a \"you may\" trigger (the only source of this decision)",
+    "choose_copy": "no card the adapter gives python-mtg enters as a copy (the only source of this decision)"}
+"""Decisions checked after the cards: their only sources are composed abilities no corpus card has (the card's
+reason, found first, is the precise one)."""
 CARD_FIELDS = {"id", "card", "tapped", "entered_this_turn", "power", "toughness"}  # P/T: only the real card's
 """The setup fields of a card the adapter places; any other (counters, protector, attached_to, face, abilities
 added, another owner or controller) is :class:`CannotSetUp`."""
@@ -105,6 +111,11 @@ class _CaseOnMtg:
         self.n = 0
         self.case_card: dict[str, str | None] = {}   # case id -> its card-pool name (None: anonymous)
         self.pending: set[str] = set()
+        self.at = 0                        # the script entry being played
+        self.cast_card: str | None = None  # the case card of the last cast (whose enters trigger a choice is of)
+        self.discards: dict[int, str] = {}
+        """Script entry -> outcome of the ``discard`` entries python-mtg's discard seam asked for (see
+        :meth:`_discard_policy`); one it never asked for is refused."""
         """After a cast: the players whose passes resolve it under the rules (117.4). python-mtg resolved it at
         once; those passes are its own (``automatic``), and the case ends there if the script does."""
 
@@ -122,7 +133,11 @@ class _CaseOnMtg:
             real = cards.REAL.get(name)
             rec = self.m.corpus.get(real) if real else None
             if rec is None or not cards.same_text(card, rec):
-                raise CannotSetUp(f"{name}: no card of python-mtg's corpus has its Oracle text {card.get('text')!r}")
+                raise CannotSetUp(f"{name}: no card of python-mtg's corpus has its Oracle text {card.get('text')!r} "
+                                  f"(python-mtg plays only the cards of its corpus: no Oracle-text parser ships with it)")
+        for e in self.req.script:
+            if e["kind"] in LATE_NO_ACTION:
+                raise CannotSetUp(f"{e['kind']}: {LATE_NO_ACTION[e['kind']]}")
         self.board = lay_out(self.setup, ZONES, filler=cards.FILLER, anonymous_zones=ZONES)
         for c in self.board.cards():
             extra = sorted(k for k, v in c.spec.items() if k not in CARD_FIELDS and v not in (None, [], {}, False))
@@ -265,8 +280,12 @@ class _CaseOnMtg:
             if kind == "cast":
                 _, ap, spell, choices = action
                 s["_forced"] = dict(choices)
+                s["_policy"] = self._discard_policy(self._discard_entries())
                 before = env._source_ids(s, ap)
-                m.driver._cast_spell(s, ap, spell, sorted(p for (p,) in s["is_player"]))
+                try:
+                    m.driver._cast_spell(s, ap, spell, sorted(p for (p,) in s["is_player"]))
+                finally:
+                    s.pop("_policy", None)
                 s["_forced"] = {}
                 if env._source_ids(s, ap) - before:
                     m.driver._refresh_mana_pool(s, ap)
@@ -294,6 +313,7 @@ class _CaseOnMtg:
             self._implied_passes(until_cast=entry)
         if self.over:
             return False
+        self.at = at
         try:
             outcome = getattr(self, f"_do_{kind}")(entry)
         except _NotOffered:
@@ -338,6 +358,71 @@ class _CaseOnMtg:
     def _do_assign_combat_damage(self, entry: dict[str, Any]) -> str:
         return "not_asked"              # python-mtg assigns combat damage itself
 
+    # -- choices inside a resolution: an enters trigger's target, a discard ---------------------------------
+    def _discard_entries(self) -> list[tuple[int, str, list[str]]]:
+        """The script's ``discard`` entries after this cast and before the next one: python-mtg resolves the spell
+        and the triggers of its resolution as it is cast (bug 11), so their choices are asked during the cast."""
+        out = []
+        for at in range(self.at + 1, len(self.req.script)):
+            e = self.req.script[at]
+            if e["kind"] == "cast":
+                break
+            if e["kind"] == "discard":
+                args = e.get("args")
+                out.append((at, e["player"], [str(c) for c in (args if isinstance(args, list) else [args])]))
+        return out
+
+    def _discard_policy(self, queue: list[tuple[int, str, list[str]]]) -> Any:
+        """python-mtg's choice seam (``driver._choose``: ``_forced``, then ``state['_policy']``, then its greedy
+        default) answered from the script for ``discard``: a discard effect asks it once per card, its options the
+        discarding player's hand (``driver._apply_effects``, ``eff == "discard"``). The next scripted discard by that
+        player of a card among the options is taken (``accepted``); one naming a card not among them, or by another
+        player, is ``refused`` and the next is tried. No scripted discard left: python-mtg's own pick (its default).
+        Every other choice keeps python-mtg's default, as without a policy."""
+        def policy(state: dict[str, Any], key: str, options: Any, default: Any) -> Any:
+            if key != "discard" or options is None:
+                return default
+            opts = list(options)
+            owner = next((p for p, c in state.get("in_hand", set()) if opts and c == opts[0]), None)
+            while queue:
+                at, player, want = queue.pop(0)
+                tids = [self.tid.get(c) for c in want]
+                if player == owner and len(tids) == 1 and tids[0] in opts:
+                    self.discards[at] = "accepted"
+                    return tids[0]
+                if player == owner and len(tids) > 1 and all(t in opts for t in tids):
+                    raise CannotSetUp(f"discard {want}: python-mtg asks a discard one card at a time")
+                self.discards[at] = "refused"
+            return default
+        return policy
+
+    def _do_discard(self, entry: dict[str, Any]) -> str:
+        return self.discards.get(self.at, "refused")   # an entry python-mtg never asked for: not offered
+
+    def _do_choose_targets(self, entry: dict[str, Any]) -> str:
+        """An enters trigger's targets (603.3d). python-mtg picks them itself as the trigger resolves (no target
+        choice); a target "target opponent" has one legal choice in a two-player game, the caster's opponent, and
+        python-mtg's parse applies the effect to that player (``target_opponent``): the entry is ``automatic``, and
+        the passes that resolve the trigger are python-mtg's own. Any other target is :class:`CannotSetUp`."""
+        name = self.cast_card
+        args = entry.get("args") or {}
+        ability = next((a["triggered"] for a in (self.req.cards.get(name or "", {}).get("abilities") or [])
+                        if isinstance(a, dict) and "triggered" in a
+                        and (a["triggered"].get("when") or {}).get("event") == "entered"), None)
+        targets = {t["name"]: t.get("filter") or {} for t in (ability or {}).get("targets") or []}
+        parse = (self.m.db.get(self.m.slug(cards.REAL.get(name or "", ""))) or {}).get("abilities") or {}
+        by_python_mtg = {eff[3] for a in parse.values() if a.get("trigger") == "enters" for eff in a["effects"]}
+        opp = next(p for p in self.players if p != entry["player"])
+        if (not isinstance(args, dict) or not args or set(args) - set(targets) or "target_opponent" not in by_python_mtg
+                or any({k: v for k, v in targets[t].items() if v not in (None, False, [], {})}
+                       != {"is": "player", "controller": "opponent"} for t in args)):
+            raise CannotSetUp(f"choose_targets {args!r}: python-mtg picks the targets of {name}'s triggered ability "
+                              f"itself (no target choice to give it)")
+        if entry["player"] != self.active or any(v != opp for v in args.values()):
+            return "not_asked"          # not the one legal choice: python-mtg never asks, so it cannot refuse it
+        self.pending = set(self.players)
+        return "automatic"
+
     def _cast_move(self, entry: dict[str, Any]) -> tuple[Any, ...] | None:
         args = entry.get("args") or {}
         card = args.get("card") if isinstance(args, dict) else args
@@ -364,6 +449,8 @@ class _CaseOnMtg:
         move = self._cast_move(entry)
         if move is None:
             raise _NotOffered("python-mtg does not offer this cast")
+        args = entry.get("args") or {}
+        self.cast_card = self._card_name(args.get("card") if isinstance(args, dict) else args)
         self._push(move)
         self.pending = set(self.players)
         return "accepted"

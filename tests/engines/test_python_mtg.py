@@ -129,3 +129,59 @@ def test_a_known_failure_attacking_does_not_tap(engine, suite):
     res = _result(engine, suite["mtg.attack.vigilance-attacker-does-not-tap"])
     assert res.status == "fail"
     assert res.divergence.what == "final" and res.divergence.expected == {"cards": {"x": {"tapped": True}}}
+
+
+# -- composed abilities (cases/mtg/composed.yaml) ------------------------------------------------------------------
+
+
+def test_a_composed_card_no_real_card_has_the_text_of_says_python_mtg_has_no_parser(engine, suite):
+    res = _result(engine, suite["mtg.composed.enters-trigger-damages-its-target"])
+    assert res.status == "skip"
+    assert "Oracle Herald: no card of python-mtg's corpus has its Oracle text" in res.skip_reason
+    assert "no Oracle-text parser ships with it" in res.skip_reason
+
+
+def _inquisitor(script):
+    return _request({"active": "alice", "players": {
+        "alice": {"hand": [{"id": "q", "card": "Oracle Inquisitor"}, {"id": "a1", "card": "Oracle Bear"}]},
+        "bob": {"hand": [{"id": "k1", "card": "Oracle Spark"}, {"id": "k2", "card": "Oracle Bear"}]}}},
+        script=script, cards=["Oracle Inquisitor", "Oracle Bear", "Oracle Spark"])
+
+
+CAST_Q = [{"player": "alice", "kind": "cast", "args": {"card": "q"}}, {"player": "alice", "kind": "pass"},
+          {"player": "bob", "kind": "pass"}]
+TARGET_BOB = [{"player": "alice", "kind": "choose_targets", "args": {"foe": "bob"}},
+              {"player": "alice", "kind": "pass"}, {"player": "bob", "kind": "pass"}]
+
+
+def test_the_discarding_players_choice_is_given_to_python_mtgs_discard_seam(engine):
+    """Ravenous Rats' trigger asks ``driver._choose(state, "discard", hand, default)`` during the cast: the script's
+    discard is the answer (python-mtg's own default would be Grizzly Bears, the first of the sorted hand); a card not
+    in bob's hand is refused and the next entry taken."""
+    script = [*CAST_Q, *TARGET_BOB, {"player": "bob", "kind": "discard", "args": ["a1"]},
+              {"player": "bob", "kind": "discard", "args": ["k1"]}]
+    reply = engine.play(_inquisitor(script))
+    assert [d["outcome"] for d in reply["decisions"]] == [
+        "accepted", "automatic", "not_asked", "automatic", "automatic", "not_asked", "refused", "accepted"]
+    bob = reply["final"]["players"]["bob"]
+    assert bob["hand"] == ["k2"] and bob["graveyard"] == ["k1"]
+
+
+def test_a_discard_python_mtg_never_asks_for_is_refused(engine):
+    reply = engine.play(_inquisitor([{"player": "bob", "kind": "discard", "args": ["k1"]}]))
+    assert reply["decisions"] == [{"at": 0, "outcome": "refused"}]
+    assert reply["final"]["players"]["bob"]["hand"] == ["k1", "k2"]
+
+
+def test_a_trigger_target_python_mtg_picks_itself_is_not_set_up_unless_it_has_one_legal_choice(engine):
+    reply = engine.play(_inquisitor([*CAST_Q, {"player": "alice", "kind": "choose_targets", "args": {"foe": "alice"}}]))
+    assert reply["decisions"][-1]["outcome"] == "not_asked"      # not the one legal choice: never asked, not refused
+    with pytest.raises(CannotSetUp, match="python-mtg picks the targets of Oracle Inquisitor's triggered ability"):
+        engine.play(_inquisitor([*CAST_Q, {"player": "alice", "kind": "choose_targets", "args": {"other": "bob"}}]))
+
+
+def test_the_composed_discard_cases_pass(engine, suite):
+    for cid in ("mtg.composed.enters-trigger-opponent-chooses-the-discard",
+                "mtg.composed.discard-of-a-card-not-in-hand-refused"):
+        res = _result(engine, suite[cid])
+        assert res.status == "pass", (cid, res.divergence)
