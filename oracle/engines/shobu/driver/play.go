@@ -104,6 +104,13 @@ func playCase(req *request) reply {
 			"starts an attack only from its declaration"
 		return r
 	}
+	for _, e := range req.Script {
+		if !playedKinds[e.Kind] {
+			r.Skip = "the decision " + e.Kind + " is not played by tcg-oracle's driver: the main step's summoning " +
+				"(summon) is not mapped onto the engine's actions"
+			return r
+		}
+	}
 	g, why := newGame(req)
 	if why != "" {
 		if g != nil {
@@ -506,6 +513,12 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// playedKinds: the decisions the driver maps onto the engine's actions (play); a case with any other is a skip.
+var playedKinds = map[string]bool{
+	"attack": true, "block": true, "no_block": true, "choose_shield": true, "use": true, "decline": true,
+	"choose_target": true, "discard": true, "choose_card": true, "tap_ability": true, "end_turn": true,
 }
 
 // play one script entry; returns its outcome (accepted | refused | automatic | not_asked).
