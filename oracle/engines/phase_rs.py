@@ -957,11 +957,16 @@ class _Play:
         return made[0] if len(made) == 1 else None
 
     def _ability_name(self, e: dict[str, Any]) -> str | None:
-        """Our vocabulary's name for a triggered ability phase put on the stack: a named ability's from its effect,
-        a composed one's its ``name``."""
+        """Our vocabulary's name for a triggered ability phase put on the stack: a composed one's ``name`` when its
+        source's card has one (one per card); else a named ability's, from its effect (a composition that loses life
+        is not ``attack_drain``)."""
         named = _trigger_ability(e.get("kind") or {})
-        comp = None if named else self._composition(e.get("source_id"))
-        return named or (comp.get("name", "triggered") if comp else None)
+        cid = self._card(e.get("source_id"))
+        if named and any(a == named or (isinstance(a, dict) and named in a)
+                         for a in (self.faces.get(cid) or {}).get("abilities") or []):
+            return named  # the card has that named ability
+        comp = self._composition(e.get("source_id"))
+        return comp.get("name", "triggered") if comp is not None else named
 
     def _card(self, i: Any) -> str | None:
         return self.oid.get(i) if isinstance(i, int) else None
