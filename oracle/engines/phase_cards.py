@@ -198,7 +198,7 @@ def composed_text(kind: str, param: dict[str, Any], card: str, pool: dict[str, A
         subject = subject[0].upper() + subject[1:]
         subject += {"you": " you control", "opponent": " your opponents control", "any": ""}[f.get("controller", "any")]
         return f"{subject} have {' and '.join(words)}."
-    if param.get("condition") or param.get("cost"):
+    if param.get("cost") or set(param.get("condition") or {}) - {"you_control"}:
         _unsupported("a condition or a cost")
     targets = {t["name"]: t for t in param.get("targets") or []}
     if any(isinstance(t.get("count", 1), int) and t.get("count", 1) != 1 for t in targets.values()):
@@ -212,7 +212,15 @@ def composed_text(kind: str, param: dict[str, Any], card: str, pool: dict[str, A
         if not body.startswith(("create", "draw", "put")):
             _unsupported("an optional effect not done by the ability's controller")
         body = "you may " + body
-    return f"{_trigger_phrase(param['when'], card)}, {body}."
+    return f"{_trigger_phrase(param['when'], card)}, {_if_phrase(param.get('condition'))}{body}."
+
+
+def _if_phrase(condition: dict[str, Any] | None) -> str:
+    """603.4's intervening "if": "if you control three or more creatures, " (empty without a condition)."""
+    control = (condition or {}).get("you_control")
+    if not control:
+        return ""
+    return f"if you control {_word(int(control['at_least']))} or more {_KIND_NOUN[control.get('is', 'permanent')]}s, "
 
 
 def rules_text(card: dict[str, Any], pool: dict[str, Any] | None = None) -> str:

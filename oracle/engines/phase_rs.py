@@ -189,6 +189,12 @@ def _expected_composed(kind: str, param: dict[str, Any]) -> list[str]:
     n = (when.get("condition") or {}).get("attackers_at_least")
     if n:
         out.append(f'"type": "MinCoAttackers", "minimum": {int(n) - 1}')
+    control = (param.get("condition") or {}).get("you_control")
+    if control:  # 603.4: phase's QuantityComparison of the controller's objects
+        kind = control.get("is", "permanent")
+        if kind != "permanent":
+            out.append(f'"type_filters": ["{kind.capitalize()}"], "controller": "You"')
+        out.append(f'"comparator": "GE", "rhs": {{"type": "Fixed", "value": {int(control["at_least"])}}}')
     if param.get("optional"):
         out.append('"optional": true')
     each = {t["name"] for t in param.get("targets") or [] if t.get("count") == "all"}
@@ -1008,7 +1014,8 @@ class _Play:
             # resolution where phase ran the entry's effect (EffectResolved of its source), put the permanent spell
             # onto the battlefield, or resolved a spell with no target (only a targeted entry can leave without
             # resolving there); a targeted entry that left with none of these did not resolve (608.2b: all its
-            # targets illegal): the vocabulary's countered ("leaves the stack without resolving")
+            # targets illegal), nor did a composed trigger with an intervening "if" (603.4: removed as it resolves):
+            # the vocabulary's countered ("leaves the stack without resolving")
             i = d.get("object_id")
             src, ability, ctrl, targeted = self.stack_src.get(i, (i, None, None, False))
             c = self._card(src)
@@ -1022,8 +1029,8 @@ class _Play:
                 if ability:
                     args["ability"] = ability
                 add("resolved", **args)
-            elif c and targeted:
-                add("countered", card=c)
+            elif c and (targeted or (not spell and (self._composition(src) or {}).get("condition"))):
+                add("countered", card=c)  # 608.2b, or 603.4: an intervening "if" false as it resolves
         elif t == "SpellCountered":
             c = self._card(d.get("object_id"))
             if c:

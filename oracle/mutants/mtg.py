@@ -260,6 +260,13 @@ def _leaving_abilities_do_not_look_back(original: Any) -> Any:
     return fire
 
 
+def _intervening_if_checked_once(original: Any) -> Any:
+    def rechecked(st: Any, ab: Any, item: Any) -> bool:
+        # read: an intervening "if" is a trigger condition only, not checked again as the ability resolves
+        return True
+    return rechecked
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("mtg-protector-attacks-own-battle", "mtg", "mtg:310.8b",
            "310.8b バトルを守る者は、それを攻撃できない。",
@@ -362,4 +369,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "\"When this creature dies\" never triggers, nor does the ability of a creature dying with the one it "
            "watches",
            (Patch(TRIGGERS + "fire", _leaving_abilities_do_not_look_back),)),
+    Mutant("mtg-intervening-if-checked-once", "mtg", "mtg:603.4",
+           "If the ability triggers, it checks the stated condition again as it resolves.",
+           "an intervening \"if\" is checked only as the trigger event occurs: an ability whose condition became false "
+           "before it resolves still does its effect",
+           (Patch(TRIGGERS + "rechecked", _intervening_if_checked_once),)),
 )

@@ -14,7 +14,7 @@ from typing import Any
 from ...core.board import Card
 from ...core.compose import SUBJECT, THIS, Triggered, compositions, watched
 from ...core.script import Refusal, Script
-from .clauses import CR508_1M, CR603_3D, CR603_5, CR603_6A, CR603_6C, CR603_10A, CR608_2B
+from .clauses import CR508_1M, CR603_3D, CR603_4, CR603_5, CR603_6A, CR603_6C, CR603_10A, CR608_2B
 from .abilities import COMPOSED_EFFECTS, SHORTHAND
 from .state import StackItem, State, every, matches
 
@@ -53,12 +53,30 @@ def _trigger(st: State, event: str, about: str, about_controller: str, about_typ
             w = ab.when
             if w.event != event or not watched(w.watch, controller, c.id, about, about_controller):
                 continue
-            if not _event_condition(about_types, w.condition, data):
-                continue
+            if not _event_condition(about_types, w.condition, data) or not holds(st, ab.condition, c.id, controller):
+                continue  # 603.4: an intervening "if" false as the event occurs: it does not trigger
             st.pending.append(StackItem(c.id, controller, ab.name, [], {"composed": ab, "subject": about, **data}))
             looked_back = c.zone != "battlefield"  # 603.10a: it left too, and triggers as it was
-            st.trace.emit("triggered", st.c(CR603_10A if looked_back else EVENT_CLAUSES[event]), card=c.id,
-                          ability=ab.name, player=controller)
+            clause = CR603_10A if looked_back else CR603_4 if ab.condition else EVENT_CLAUSES[event]
+            st.trace.emit("triggered", st.c(clause), card=c.id, ability=ab.name, player=controller)
+
+
+def holds(st: State, cond: dict[str, Any] | None, source: str, controller: str) -> bool:
+    """603.4's intervening "if" of an ability of ``source`` controlled by ``controller``: ``you_control`` -- they
+    control at least ``at_least`` permanents of the kind ``is``."""
+    if not cond:
+        return True
+    control = cond.get("you_control")
+    if control is not None:
+        mine = every(st, {"is": control.get("is", "permanent"), "controller": "you"}, source, controller)
+        if len(mine) < int(control["at_least"]):
+            return False
+    return True
+
+
+def rechecked(st: State, ab: Triggered, item: StackItem) -> bool:
+    """603.4: "it checks the stated condition again as it resolves"."""
+    return holds(st, ab.condition, item.card, item.controller)
 
 
 def _event_condition(types: list[str], cond: dict[str, Any] | None, data: dict[str, Any]) -> bool:
@@ -116,10 +134,14 @@ def put_on_stack(st: State, script: Script, item: StackItem) -> bool:
 # -- resolving (608.2b, 603.5, 608.2c) ------------------------------------------------------------------------------
 
 def resolve(st: State, script: Script, item: StackItem) -> None:
-    """A composed ability resolves: 608.2b, with targets all now illegal it does nothing (``countered``); else
+    """A composed ability resolves: 603.4, an intervening "if" now false removes it (``countered``); 608.2b, with
+    targets all now illegal it does nothing (``countered``); else
     ``resolved``; 603.5, an optional one asks its controller (``use_optional``); then its effects in order (608.2c),
     each on what its ``on`` names (an illegal target is not acted on)."""
     ab: Triggered = item.data["composed"]
+    if not rechecked(st, ab, item):
+        st.trace.emit("countered", st.c(CR603_4), card=item.card)
+        return
     chosen: dict[str, list[str]] = item.data.get("chosen") or {}
     legal = {n: [x for x in ids if matches(st, ab.target(n).filter, x, item.card, item.controller)]
              for n, ids in chosen.items()}

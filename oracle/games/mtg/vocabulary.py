@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from .setups import STEPS
 from ...core.compose import SUBJECT, THIS, Example, static_grammar, triggered_grammar
-from ...core.params import Bool, Context, Field, Int, Keyed, Loc, Mapping, Nothing, OneOf, Param, Problem, label, shown
+from ...core.params import (Bool, Context, Field, Int, Keyed, Loc, Mapping, Named, Nothing, OneOf, Param, Problem, label,
+                           shown)
 from ...core.vocabulary import (
     CORE_EVENTS,
     CORE_REASONS,
@@ -254,8 +255,17 @@ def _composed_check(value: dict, loc: Loc, ctx: Context) -> list[Problem]:
     return out
 
 
+CONDITION = Named("CONDITION", Mapping((
+    Field("you_control", Mapping((Field("is", OneOf(KINDS[:4]), "permanent"),
+                                  Field("at_least", Int(minimum=1)))), None, "-"),
+)))
+"""603.4's intervening "if" ("When/Whenever/At [trigger event], if [condition], [effect]"): ``you_control`` -- the
+ability's controller controls at least N permanents of the kind ``is`` ("if you control three or more creatures"). It
+is checked when the trigger event occurs (false: the ability does not trigger) and again as it resolves (false: it is
+removed from the stack and does nothing, a ``countered`` entry tagged 603.4)."""
+
 TRIGGERED = triggered_grammar(events=TRIGGER_EVENTS, effects=EFFECTS, filter=FILTER, event_condition=EVENT_CONDITION,
-                              also=_composed_check)
+                              condition=CONDITION, also=_composed_check)
 
 
 GRANTABLE = ("flying", "reach", "menace", "must_be_blocked", "lure", "blocks_each_combat", "first_strike",
