@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol
 from ...core.compose import SUBJECT, THIS, Effect, Target, Triggered, When, parse_triggered, watched
 from ...core.script import Decision, Refusal, Script
 from ...core.trace import Trace
-from .state import State
+from .state import State, within
 from .vocabulary import ANY_CARD, GRAVEYARD_EFFECTS, PLAYER_EFFECTS, TRIGGER_EVENTS
 
 OPTIONAL = {"three_attackers_destroy", "undestroy", "netherworld_unattack", "netherworld_destroy",
@@ -162,15 +162,11 @@ def _of(t: Trigger) -> Triggered:
 
 # -- which events trigger what ----------------------------------------------------------------------------
 
-def _in_range(n: int, spec: Any) -> bool:
-    return (spec.get("min") is None or n >= spec["min"]) and (spec.get("max") is None or n <= spec["max"])
-
-
 def _power_holds(state: State, card: Any, when: When) -> bool:
     """An event condition on this card's power (「これのパワーが6000以上なら、…ときに発動する」), judged as the event
     happens: the ability does not trigger otherwise (ijinden:assume.trigger-condition-at-the-event)."""
     span = (when.condition or {}).get("power")
-    return span is None or _in_range(state.power(card), span)
+    return span is None or within(state.power(card), span)
 
 
 def _trigger(card: Any, name: str, params: Any, event: str, player: str, subject: str | None) -> Trigger | None:
@@ -224,7 +220,7 @@ def on_attacked(proc: Steps, player: str, attackers: list[str]) -> list[Trigger]
             mine = card.controller == player
             if not ((when.watch in ("yours", "any") and mine) or (when.watch in ("opponents", "any") and not mine)):
                 continue
-            if when.condition and not _in_range(len(attackers), when.condition.get("attackers") or {}):
+            if when.condition and not within(len(attackers), when.condition.get("attackers") or {}):
                 continue
             if not _power_holds(proc.state, card, when):
                 continue
@@ -492,29 +488,26 @@ def _destroy(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str)
 def _put_onto_battlefield(proc: Steps, t: Trigger, param: Any, cards: list[str], clause: str) -> None:
     """（墓地から）戦場に置く: onto its owner's battlefield, awake, placed this turn (one moment); a new card there, with
     nothing of its past (ijinden:assume.return-to-hand)."""
-    state = proc.state
-    with proc.trace.simultaneous():
-        for c in cards:
-            card = state.card(c)
-            state.modifiers.pop(c, None)
-            state.gained.pop(c, None)
-            state.board.move(c, "battlefield", clause)
-            card.props.pop("face_down", None)
-            card.tapped = False
-            card.entered_this_turn = True
-        proc.sync_roles(clause)
+    _place(proc, cards, clause, face_down=False)
     proc.resolve_all(on_put_onto_battlefield(proc, cards, "graveyard"), clause)
 
 
 def _guardian_from_deck(proc: Steps, t: Trigger, n: Any, cards: list[str], clause: str) -> None:
     """自分の山札の上からN枚を裏のまま戦場に置く: guardians (face down, awake, placed this turn), one moment; a count of
     guardians that changes may end a block (a static's condition: PASS-THROUGH-2, the official Q&A on 《織田信長》)."""
-    board = proc.state.board
-    top = board.zone(t.player, "deck")[:int(n)]
+    _place(proc, proc.state.board.zone(t.player, "deck")[:int(n)], clause, face_down=True)
+
+
+def _place(proc: Steps, cards: list[str], clause: str, *, face_down: bool) -> None:
+    """戦場に置く: each card onto its owner's battlefield as a new card (nothing of this turn's effects on it), awake,
+    placed this turn, face up or 裏のまま; one moment, in which the roles and blocks that change with it follow."""
+    state = proc.state
     with proc.trace.simultaneous():
-        for c in top:
-            card = board.move(c, "battlefield", clause)
-            card.props["face_down"] = True
+        for c in cards:
+            state.modifiers.pop(c, None)
+            state.gained.pop(c, None)
+            card = state.board.move(c, "battlefield", clause)
+            card.props["face_down"] = face_down
             card.tapped = False
             card.entered_this_turn = True
         proc.sync_roles(clause)

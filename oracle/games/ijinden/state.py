@@ -227,9 +227,9 @@ class State:
             return False
         if spec.get("battle") == "this" and (source is None or card.id not in self.battle_of(source)):
             return False
-        if spec.get("level") is not None and (card.level is None or not _within(card.level, spec["level"])):
+        if spec.get("level") is not None and (card.level is None or not within(card.level, spec["level"])):
             return False
-        if spec.get("power") is not None and not _within(self.power(card), spec["power"]):
+        if spec.get("power") is not None and not within(self.power(card), spec["power"]):
             return False
         types = spec.get("types")
         if types and not self.of_types(card, types):
@@ -255,8 +255,7 @@ class State:
             cards = self.board.zone(whose, count["zone"])
             if count.get("types"):
                 cards = [c for c in cards if self.of_types(self.card(c), count["types"])]
-            n = len(cards)
-            if (count.get("min") is not None and n < count["min"]) or (count.get("max") is not None and n > count["max"]):
+            if not within(len(cards), count):
                 return False
         return True
 
@@ -301,8 +300,8 @@ class State:
         return need
 
 
-def _within(n: int, span: dict[str, Any]) -> bool:
-    """A RANGE: ``min`` <= n <= ``max``, each when given."""
+def within(n: int, span: dict[str, Any]) -> bool:
+    """The vocabulary's RANGE (a count, a power, a level): ``min`` <= n <= ``max``, each when given."""
     return (span.get("min") is None or n >= span["min"]) and (span.get("max") is None or n <= span["max"])
 
 
