@@ -335,11 +335,8 @@ def meets_condition(card: Card, creature: Card, ability: str) -> bool:
     min_cost -- the creature's printed cost at least N."""
     cond = card.params(ability)[0] or {}
     civ = cond.get("civ")
-    if civ is not None:
-        have = creature.props.get("civ")
-        have = {have} if isinstance(have, str) else set(have or ())
-        if not ({civ} if isinstance(civ, str) else set(civ)) & have:
-            return False
+    if civ is not None and not ({civ} if isinstance(civ, str) else set(civ)) & civilizations(creature):
+        return False
     race = cond.get("race")
     if race is not None and not any(race in r for r in creature.definition.get("subtypes", [])):
         return False
